@@ -1,0 +1,44 @@
+"""The `zonkcam` command: one subcommand per job, each defined beside the code it drives.
+
+Every `cli_*.py` module in this package exposes ``register(subparsers)``, which adds its
+subcommands and sets ``func`` on each; a handler returns an exit status or raises
+`CliError` for a clear one-line message. Heavy imports (OpenCV, onnxruntime) happen inside
+handlers so that `zonkcam score` stays instant.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from zonkcam.hardware import cli_live, cli_rules, cli_vision
+from zonkcam.hardware.cli_common import CliError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zonkcam",
+        description="Hands-free scorer for the dice game Zonk.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in (cli_rules, cli_vision, cli_live):
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CliError as exc:
+        print(f"zonkcam {args.command}: error: {exc}", file=sys.stderr)
+        return exc.status
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

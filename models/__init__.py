@@ -1,0 +1,1 @@
+"""zonkcam.models"""

@@ -1,0 +1,1 @@
+"""Bundled rulesets, one TOML file per variant."""

@@ -1,0 +1,62 @@
+"""The recognizer's output records: one `Die` per die found, one `Reading` per image.
+
+Their JSON shape is the stable contract in `shared/spec/read-json.md`: fields may be added,
+never renamed or dropped.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+Status = Literal["ok", "cocked", "stacked", "off_table", "unreadable"]
+STATUSES: tuple[Status, ...] = ("ok", "cocked", "stacked", "off_table", "unreadable")
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One die as seen from above."""
+
+    value: int | None  # 1..6, None when the top face cannot be read (see status)
+    color: str | None
+    confidence: float  # classifier probability of `value`
+    color_confidence: float
+    box: tuple[int, int, int, int]  # x1, y1, x2, y2 of the top face, original pixels
+    center: tuple[float, float]
+    angle: float  # rotation of the top face in degrees
+    status: Status = "ok"
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["box"] = list(self.box)
+        d["center"] = [round(c, 1) for c in self.center]
+        d["angle"] = round(self.angle, 1)
+        d["confidence"] = round(self.confidence, 4)
+        d["color_confidence"] = round(self.color_confidence, 4)
+        return d
+
+
+@dataclass(slots=True)
+class Reading:
+    """Everything read from one image."""
+
+    width: int
+    height: int
+    dice: list[Die] = field(default_factory=list)
+    table: list[tuple[int, int]] = field(default_factory=list)  # polygon, pixels
+    elapsed_ms: float = 0.0
+
+    @property
+    def spaz(self) -> bool:
+        return any(d.status == "off_table" for d in self.dice)
+
+    def to_json(self, image: str) -> dict:
+        return {
+            "image": image,
+            "width": self.width,
+            "height": self.height,
+            "elapsed_ms": round(self.elapsed_ms, 2),
+            "table": [list(p) for p in self.table],
+            "spaz": self.spaz,
+            "dice": [d.to_json() for d in self.dice],
+            "error": None,
+        }
