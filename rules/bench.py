@@ -1,9 +1,10 @@
-"""Benchmark: time to score every possible throw, per variant.
+"""Benchmarks: time to score every possible throw, and to compute the odds, per variant.
 
     python -m zonkcam.rules.bench
 
-"cold" is a fresh scorer with an empty cache (the first throw a game sees);
-"warm" is the steady state during a game. Prints mean and 99th percentile in µs.
+Scoring: "cold" is a fresh scorer with an empty cache (the first throw a game sees);
+"warm" is the steady state during a game; mean and 99th percentile in µs per throw.
+Odds: the one-off solve of a ruleset's optimal-policy table, then a live query.
 """
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import statistics
 import time
 
 from zonkcam.rules.dice import make_dice
+from zonkcam.rules.odds import OddsTable
 from zonkcam.rules.ruleset import load_variant, variant_names
 from zonkcam.rules.scoring import Scorer
+from zonkcam.rules.turn import Turn
 
 
 def all_throws(max_dice: int):
@@ -46,5 +49,25 @@ def main() -> None:
         print(f"{name:<9} {len(throws):>7} {cm:>10.1f} {cp:>9.1f} {wm:>10.1f} {wp:>9.1f}")
 
 
+def bench_odds() -> None:
+    print(f"\n{'variant':<9} {'solve (ms)':>10} {'query (ms)':>11}")
+    for name in variant_names():
+        ruleset = load_variant(name)
+        table = OddsTable(ruleset)
+        t0 = time.perf_counter()
+        table.values(opened=True)
+        solve = time.perf_counter() - t0
+        turn = Turn(ruleset)
+        turn.throw(make_dice([1, 2, 3, 4, 6, 6][: ruleset.dice]))
+        turn.keep([0])
+        queries = []
+        for _ in range(50):
+            t0 = time.perf_counter()
+            table.for_turn(turn)
+            queries.append(time.perf_counter() - t0)
+        print(f"{name:<9} {solve * 1e3:>10.0f} {statistics.median(queries) * 1e3:>11.2f}")
+
+
 if __name__ == "__main__":
     main()
+    bench_odds()
