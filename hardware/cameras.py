@@ -1,0 +1,343 @@
+"""Camera sources behind one small interface.
+
+    with open_camera("usb:0") as camera:
+        while (frame := camera.read()) is not None:
+            ...  # frame.image (BGR), frame.t (seconds), frame.index
+
+Sources: ``pi`` (picamera2, a Raspberry Pi camera), ``usb:N`` (OpenCV), a video file, a
+folder of frames, and ``demo`` (the throw simulator playing a game in real time). `read`
+returns None at the end of a file, folder or demo script, and raises `CameraError` when a
+live camera stops delivering; `Reconnecting` turns that into retries with back-off.
+
+`read` gives the frame for motion detection; `still` gives the full-resolution picture for
+reading dice (the same frame except on the Pi camera, whose low-resolution stream feeds the
+per-frame path and whose main stream is captured only when the dice are at rest).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class CameraError(RuntimeError):
+    """A camera that cannot be opened or stopped delivering frames."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    image: np.ndarray  # BGR
+    t: float  # seconds since the source started
+    index: int
+
+
+class Camera(Protocol):
+    name: str
+
+    def read(self) -> Frame | None: ...
+
+    def still(self) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class _Base:
+    name = "camera"
+    _last: Frame | None = None
+
+    def still(self) -> np.ndarray:
+        if self._last is None:
+            raise CameraError(f"{self.name}: no frame read yet")
+        return self._last.image
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __iter__(self) -> Iterator[Frame]:
+        while (frame := self.read()) is not None:
+            yield frame
+
+
+class VideoFile(_Base):
+    """A recorded video; time comes from the frame index and the file's (or given) rate."""
+
+    def __init__(self, path: str | Path, fps: float | None = None) -> None:
+        self.name = str(path)
+        if not Path(path).is_file():
+            raise CameraError(f"{path}: no such file")
+        self._cap = cv2.VideoCapture(str(path))
+        if not self._cap.isOpened():
+            raise CameraError(f"{path}: not a video OpenCV can read")
+        self.fps = fps or self._cap.get(cv2.CAP_PROP_FPS) or 30.0
+        self._index = 0
+        self._size: tuple[int, ...] | None = None
+
+    def read(self) -> Frame | None:
+        ok, image = self._cap.read()
+        if not ok:
+            if self._index == 0:
+                raise CameraError(f"{self.name}: no frames could be decoded")
+            return None
+        self._size = _same_size(self.name, self._size, image, self._index)
+        self._last = Frame(image, self._index / self.fps, self._index)
+        self._index += 1
+        return self._last
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class FrameFolder(_Base):
+    """A folder of still frames, in name order, played at ``fps``."""
+
+    def __init__(self, path: str | Path, fps: float = 30.0) -> None:
+        folder = Path(path)
+        self.name = str(path)
+        if not folder.is_dir():
+            raise CameraError(f"{path}: no such folder")
+        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise CameraError(f"{path}: no image files ({', '.join(sorted(IMAGE_SUFFIXES))})")
+        self.fps = fps
+        self._index = 0
+        self._size: tuple[int, ...] | None = None
+
+    def read(self) -> Frame | None:
+        if self._index >= len(self.files):
+            return None
+        path = self.files[self._index]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CameraError(f"{path}: not an image OpenCV can decode")
+        self._size = _same_size(str(path), self._size, image, self._index)
+        self._last = Frame(image, self._index / self.fps, self._index)
+        self._index += 1
+        return self._last
+
+
+class UsbCamera(_Base):
+    """A USB (UVC) camera through OpenCV."""
+
+    def __init__(self, index: int = 0, size: tuple[int, int] | None = (1280, 720)) -> None:
+        self.name = f"usb:{index}"
+        self._cap = cv2.VideoCapture(index)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise CameraError(f"{self.name}: no camera at index {index}")
+        if size:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        self._t0 = time.monotonic()
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        ok, image = self._cap.read()
+        if not ok:
+            raise CameraError(f"{self.name}: stopped delivering frames")
+        self._last = Frame(image, time.monotonic() - self._t0, self._index)
+        self._index += 1
+        return self._last
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class PiCamera(_Base):
+    """A Raspberry Pi camera through picamera2: a low-resolution stream for motion, the
+    full-resolution main stream for reading dice. `lock` fixes exposure, white balance and
+    focus at their current values so colours do not drift during a game."""
+
+    def __init__(
+        self, main_size: tuple[int, int] = (2304, 1296), lores_size: tuple[int, int] = (640, 360)
+    ) -> None:
+        self.name = "pi"
+        try:
+            from picamera2 import Picamera2  # only on a Raspberry Pi
+        except ImportError:
+            raise CameraError(
+                "pi: picamera2 is not installed; on a Raspberry Pi run hardware/pi/setup.sh "
+                "(apt's python3-picamera2), elsewhere use --camera usb:0, a file or demo"
+            ) from None
+        try:
+            self._cam = Picamera2()
+        except (IndexError, RuntimeError) as exc:  # no camera attached / busy
+            raise CameraError(f"pi: no camera found ({exc})") from None
+        config = self._cam.create_video_configuration(
+            main={"size": main_size, "format": "RGB888"},
+            lores={"size": lores_size, "format": "YUV420"},
+        )
+        self._cam.configure(config)
+        self._cam.start()
+        self._t0 = time.monotonic()
+        self._index = 0
+
+    def read(self) -> Frame | None:
+        try:
+            yuv = self._cam.capture_array("lores")
+        except RuntimeError as exc:
+            raise CameraError(f"pi: stopped delivering frames ({exc})") from None
+        image = cv2.cvtColor(yuv, cv2.COLOR_YUV420p2BGR)
+        self._last = Frame(image, time.monotonic() - self._t0, self._index)
+        self._index += 1
+        return self._last
+
+    def still(self) -> np.ndarray:
+        # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+        return self._cam.capture_array("main")
+
+    def lock(self) -> None:
+        meta = self._cam.capture_metadata()
+        controls = {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": meta["ExposureTime"],
+            "AnalogueGain": meta["AnalogueGain"],
+            "ColourGains": meta["ColourGains"],
+        }
+        if "LensPosition" in meta:  # Camera Module 3: hold the focus found so far
+            controls |= {"AfMode": 0, "LensPosition": meta["LensPosition"]}
+        self._cam.set_controls(controls)
+
+    def close(self) -> None:
+        self._cam.stop()
+        self._cam.close()
+
+
+class DemoCamera(_Base):
+    """The throw simulator as a camera: an endless game of simulated throws, played in real
+    time (``realtime=False`` delivers frames as fast as they are asked for)."""
+
+    def __init__(self, seed: int = 1, realtime: bool = True, throws: int = 12) -> None:
+        self.name = "demo"
+        self.seed, self.realtime, self.throws = seed, realtime, throws
+        self._frames: Iterator[tuple[float, np.ndarray]] | None = None
+        self._offset = 0.0
+        self._t = 0.0
+        self._index = 0
+        self._t0 = time.monotonic()
+        self.truth: list[dict] = []  # ground truth of every simulated script so far
+
+    def read(self) -> Frame | None:
+        from zonkcam.vision.simulate import SimConfig, Simulation
+
+        while True:
+            if self._frames is None:
+                sim = Simulation(SimConfig(seed=self.seed, throws=self.throws))
+                self.truth.append(sim.truth)
+                self._frames = sim.frames()
+                self._offset = self._t
+                self.seed += 1
+            item = next(self._frames, None)
+            if item is not None:
+                break
+            self._frames = None
+        t, image = item
+        self._t = self._offset + t
+        if self.realtime:
+            delay = self._t - (time.monotonic() - self._t0)
+            if delay > 0:
+                time.sleep(delay)
+        self._last = Frame(image, self._t, self._index)
+        self._index += 1
+        return self._last
+
+
+class Reconnecting(_Base):
+    """Wraps a live camera: when it fails, reports it and reopens it with back-off.
+
+    ``generation`` counts reopenings, so a consumer can drop a half-seen throw instead of
+    stitching frames from before and after the gap into one wrong score."""
+
+    def __init__(
+        self,
+        opener: Callable[[], Camera],
+        on_status: Callable[[str], None] = print,
+        first_delay: float = 0.5,
+        max_delay: float = 8.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._opener, self._on_status, self._sleep = opener, on_status, sleep
+        self.first_delay, self.max_delay = first_delay, max_delay
+        self.generation = 0
+        self._camera = opener()
+        self.name = self._camera.name
+
+    def read(self) -> Frame | None:
+        delay = self.first_delay
+        while True:
+            try:
+                frame = self._camera.read()
+                self._last = frame
+                return frame
+            except CameraError as exc:
+                self._on_status(f"camera lost: {exc}; retrying in {delay:g} s")
+                self._camera.close()
+                self._sleep(delay)
+                delay = min(delay * 2, self.max_delay)
+                try:
+                    self._camera = self._opener()
+                except CameraError:
+                    continue
+                self.generation += 1
+                self._on_status(f"camera {self.name} is back")
+
+    def still(self) -> np.ndarray:
+        return self._camera.still()
+
+    def close(self) -> None:
+        self._camera.close()
+
+
+def open_camera(spec: str, fps: float | None = None, realtime: bool = True) -> Camera:
+    """A camera from its command-line name: pi, usb:N, demo, a video file or a folder."""
+    if spec == "pi":
+        return Reconnecting(PiCamera)
+    if spec.startswith("usb:"):
+        index = spec.removeprefix("usb:")
+        if not index.isdigit():
+            raise CameraError(f"{spec}: expected usb:N with N a camera number")
+        return Reconnecting(lambda: UsbCamera(int(index)))
+    if spec == "demo":
+        return DemoCamera(realtime=realtime)
+    path = Path(spec)
+    if path.is_dir():
+        return FrameFolder(path, fps or 30.0)
+    if path.is_file():
+        return VideoFile(path, fps)
+    raise CameraError(f"{spec}: not a camera (pi, usb:N, demo), a video file or a folder of frames")
+
+
+def detect_camera() -> str:
+    """The camera `zonkcam play` uses when none is named: a Pi camera, a USB camera, or the
+    demo when neither is attached."""
+    for spec, opener in (("pi", PiCamera), ("usb:0", lambda: UsbCamera(0))):
+        try:
+            opener().close()
+            return spec
+        except CameraError:
+            continue
+    return "demo"
+
+
+def _same_size(
+    name: str, size: tuple[int, ...] | None, image: np.ndarray, index: int
+) -> tuple[int, ...]:
+    if size is not None and image.shape != size:
+        raise CameraError(
+            f"{name}: frame {index} is {image.shape[1]}x{image.shape[0]}, "
+            f"earlier frames were {size[1]}x{size[0]}; frames must all be the same size"
+        )
+    return image.shape

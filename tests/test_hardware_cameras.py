@@ -1,0 +1,117 @@
+"""Camera sources: files, folders, bad input, and reconnecting a lost live camera."""
+import cv2
+import numpy as np
+import pytest
+from zonkcam.hardware.cameras import (
+    CameraError,
+    Frame,
+    FrameFolder,
+    Reconnecting,
+    VideoFile,
+    open_camera,
+)
+
+
+def frames(n=5, size=(64, 48)):
+    return [np.full((size[1], size[0], 3), 40 * i, np.uint8) for i in range(n)]
+
+
+def test_frame_folder_plays_in_name_order_at_the_given_rate(tmp_path):
+    for i, image in enumerate(frames()):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), image)
+    with open_camera(str(tmp_path), fps=10) as camera:
+        got = list(camera)
+    assert [f.index for f in got] == [0, 1, 2, 3, 4]
+    assert [f.t for f in got] == pytest.approx([0, 0.1, 0.2, 0.3, 0.4])
+    assert [int(f.image[0, 0, 0]) for f in got] == [0, 40, 80, 120, 160]
+    assert camera.still() is got[-1].image
+
+
+def test_video_file_frames_and_time(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (64, 48))
+    for image in frames(6):
+        writer.write(image)
+    writer.release()
+    with open_camera(str(path)) as camera:
+        assert isinstance(camera, VideoFile)
+        got = list(camera)
+    assert len(got) == 6 and got[-1].t == pytest.approx(5 / 20)
+
+
+def test_empty_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(CameraError, match="no image files"):
+        FrameFolder(tmp_path)
+
+
+def test_frames_of_changing_size_are_refused(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), frames(1, (64, 48))[0])
+    cv2.imwrite(str(tmp_path / "b.png"), frames(1, (32, 48))[0])
+    camera = FrameFolder(tmp_path)
+    camera.read()
+    with pytest.raises(CameraError, match="same size"):
+        camera.read()
+
+
+def test_corrupt_frame_and_unreadable_video_are_clear_errors(tmp_path):
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "frames" / "x.jpg").write_bytes(b"not a jpeg")
+    with pytest.raises(CameraError, match="not an image"):
+        FrameFolder(tmp_path / "frames").read()
+    (tmp_path / "clip.mp4").write_bytes(b"\x00" * 100)
+    with pytest.raises(CameraError, match=r"clip\.mp4"):
+        VideoFile(tmp_path / "clip.mp4").read()
+
+
+def test_unknown_camera_spec(tmp_path):
+    with pytest.raises(CameraError, match="not a camera"):
+        open_camera(str(tmp_path / "nothing-here"))
+    with pytest.raises(CameraError, match="usb:N"):
+        open_camera("usb:x")
+
+
+def test_pi_camera_without_picamera2_says_what_to_do():
+    pytest.importorskip("cv2")
+    try:
+        import picamera2  # noqa: F401
+    except ImportError:
+        with pytest.raises(CameraError, match="picamera2 is not installed"):
+            open_camera("pi")
+    else:
+        pytest.skip("picamera2 present: this is a Pi")
+
+
+class Flaky:
+    """A live camera that fails after a few frames, and whose reopening fails once."""
+
+    name = "flaky"
+    opened = 0
+
+    def __init__(self):
+        Flaky.opened += 1
+        if Flaky.opened == 2:
+            raise CameraError("still unplugged")
+        self.left = 3
+
+    def read(self):
+        if self.left == 0:
+            raise CameraError("unplugged")
+        self.left -= 1
+        return Frame(np.zeros((2, 2, 3), np.uint8), 0.0, 0)
+
+    def still(self):
+        return np.zeros((2, 2, 3), np.uint8)
+
+    def close(self):
+        pass
+
+
+def test_lost_camera_is_reopened_with_back_off_and_reported():
+    Flaky.opened = 0
+    messages, sleeps = [], []
+    camera = Reconnecting(Flaky, on_status=messages.append, sleep=sleeps.append, first_delay=0.5)
+    got = [camera.read() for _ in range(6)]
+    assert all(f is not None for f in got)
+    assert sleeps == [0.5, 1.0]  # the first reopening failed, the second worked
+    assert camera.generation == 1
+    assert messages[0].startswith("camera lost: unplugged") and messages[-1] == "camera flaky is back"
