@@ -1,0 +1,142 @@
+// The kiosk and spectator page: renders the pushed state, sends the scorekeeper's actions.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+if (params.get("kiosk")) document.body.classList.add("kiosk");
+let state = null;
+let frameCounter = 0;
+
+async function act(body) {
+  const headers = { "Content-Type": "application/json" };
+  const pin = sessionStorage.getItem("pin");
+  if (pin) headers["X-Zonkcam-PIN"] = pin;
+  const res = await fetch("/api/action", { method: "POST", headers, body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (res.status === 403) {
+    const entered = prompt("PIN shown on the kiosk:");
+    if (entered) { sessionStorage.setItem("pin", entered); return act(body); }
+  }
+  $("message").textContent = res.ok ? "" : (data.error || `error ${res.status}`);
+  return data;
+}
+
+function render(s) {
+  state = s;
+  const access = s.access || {};
+  const readonly = location.pathname === "/spectator" || (access.can_act === false && !sessionStorage.getItem("pin"));
+  document.body.classList.toggle("readonly", readonly);
+  $("title").textContent = s.game ? `zonkcam · ${s.game.title || s.game.variant}` : "zonkcam";
+  $("pin").textContent = access.pin ? `PIN ${access.pin}` : "";
+  const turn = s.turn || {};
+  $("player").textContent = turn.player ? `${turn.player} to throw` : "";
+  $("turn-total").textContent = turn.player ? `turn ${turn.total ?? 0}` : "";
+  const cam = s.camera || {};
+  $("camera-status").textContent = cam.message || "";
+  $("camera-status").className = cam.status === "lost" ? "lost" : "";
+  $("asks").textContent = turn.can_roll_asks ? `Ask "Can I roll?" ${turn.can_roll_asks}×` +
+    (turn.clock != null ? ` · ${turn.clock}s` : "") : (turn.clock != null ? `${turn.clock}s` : "");
+  const o = s.odds;
+  $("odds").textContent = o ? `${o.dice} dice: ${(100 * o.zonk_chance).toFixed(1)}% to zonk · ` +
+    `throw ≈ ${Math.round(o.throw_value)}` + (o.bank_value != null ? ` vs bank ${o.bank_value}` : "") +
+    ` → ${o.advice}` : "";
+  $("options").replaceChildren(...(turn.options || []).map((opt) => {
+    const li = document.createElement("li");
+    li.textContent = `${opt.points}: ${opt.combos.join(" + ")}`;
+    return li;
+  }));
+  $("bank").disabled = !turn.can_bank;
+  $("bank").title = turn.bank_blocker || "";
+  renderSheet(s.sheet, turn.player);
+  renderBoxes(s.dice || [], s.frame_size);
+  const penalty = $("penalty");
+  if (penalty.options.length === 1) {
+    for (const p of s.penalties || []) penalty.add(new Option(p.label, p.name));
+  }
+  const sum = s.summary;
+  $("summary").hidden = !sum;
+  if (sum) $("summary").textContent = sum.text || JSON.stringify(sum);
+}
+
+function renderSheet(sheet, current) {
+  if (!sheet) return;
+  const head = document.createElement("tr");
+  for (const name of sheet.players) {
+    const th = document.createElement("th");
+    th.textContent = name;
+    if (name === current) th.className = "current";
+    head.append(th);
+  }
+  $("sheet").tHead.replaceChildren(head);
+  $("sheet").tBodies[0].replaceChildren(...sheet.rows.map((row) => {
+    const tr = document.createElement("tr");
+    if (row.halftime) tr.className = "halftime";
+    for (const cell of row.cells) {
+      const td = document.createElement("td");
+      if (cell && cell.evidence) {
+        const a = document.createElement("a");
+        a.href = "#"; a.textContent = cell.text;
+        a.onclick = (e) => { e.preventDefault(); $("evidence-img").src = cell.evidence; $("evidence").showModal(); };
+        td.append(a);
+      } else td.textContent = cell ? cell.text : "";
+      tr.append(td);
+    }
+    return tr;
+  }));
+  const foot = document.createElement("tr");
+  for (const t of sheet.totals || []) { const td = document.createElement("td"); td.textContent = t; foot.append(td); }
+  $("sheet").tFoot.replaceChildren(foot);
+}
+
+function renderBoxes(dice, size) {
+  const svg = $("boxes");
+  if (!size) { svg.replaceChildren(); return; }
+  svg.setAttribute("viewBox", `0 0 ${size[0]} ${size[1]}`);
+  const ns = "http://www.w3.org/2000/svg";
+  svg.replaceChildren(...dice.flatMap((d, i) => {
+    const [x1, y1, x2, y2] = d.box;
+    const r = document.createElementNS(ns, "rect");
+    Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1 }).forEach(([k, v]) => r.setAttribute(k, v));
+    if (d.status !== "ok") r.classList.add("bad");
+    r.onclick = () => correctDie(i, d);
+    const t = document.createElementNS(ns, "text");
+    t.setAttribute("x", x1); t.setAttribute("y", y1 - 4);
+    t.textContent = `${d.value ?? "?"} ${d.color ?? ""}`;
+    return [r, t];
+  }));
+}
+
+function correctDie(index, die) {
+  if (document.body.classList.contains("readonly")) return;
+  const dlg = $("correct");
+  const pick = (field, value) => { dlg.close(); act({ action: "correct", die: index, [field]: value }); };
+  $("values").replaceChildren(...[1, 2, 3, 4, 5, 6].map((v) => {
+    const b = document.createElement("button"); b.type = "button"; b.textContent = v;
+    b.onclick = () => pick("value", v); return b;
+  }));
+  $("colors").replaceChildren(...((state && state.colors) || []).map((c) => {
+    const b = document.createElement("button"); b.type = "button"; b.textContent = c;
+    b.onclick = () => pick("color", c); return b;
+  }));
+  dlg.showModal();
+}
+
+for (const button of document.querySelectorAll("button[data-action]")) {
+  button.onclick = () => act({ action: button.dataset.action });
+}
+$("penalty").onchange = (e) => {
+  if (e.target.value) act({ action: "penalty", penalty: e.target.value });
+  e.target.value = "";
+};
+
+function refreshFrame() { $("frame").src = `/api/frame.jpg?n=${++frameCounter}`; }
+const events = new EventSource("/api/events");
+events.addEventListener("state", (e) => render(JSON.parse(e.data)));
+events.addEventListener("frame", refreshFrame);
+events.addEventListener("banner", (e) => {
+  const b = JSON.parse(e.data);
+  $("banner").textContent = b.text; $("banner").hidden = false;
+  clearTimeout(window.bannerTimer);
+  window.bannerTimer = setTimeout(() => { $("banner").hidden = true; }, 3000);
+});
+fetch("/api/state").then((r) => r.json()).then(render);
+refreshFrame();

@@ -1,0 +1,178 @@
+"""The display's web server: pages, a pushed event stream, and the scorekeeper's actions.
+
+The web layer only reads state and sends actions (Frigate's shape): the running table app
+implements `Table`; `Hub` fans its updates out to every open page and to any program
+following the JSON event stream at ``/api/events`` (server-sent events).
+
+Access: without ``--lan`` the server listens on localhost only. With it, anyone on the LAN
+may watch (the spectator view), but actions from another machine need the PIN shown on the
+kiosk's own screen.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import secrets
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any, Protocol
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+LOCAL_HOSTS = {"127.0.0.1", "::1"}
+KEEPALIVE_S = 15.0
+
+
+class ActionError(ValueError):
+    """An action the game refuses; the message is shown to the scorekeeper."""
+
+
+class Table(Protocol):
+    """What the web layer needs from the running app."""
+
+    def state(self) -> dict[str, Any]: ...
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]: ...
+
+    def frame_jpeg(self) -> bytes | None: ...
+
+    def evidence_jpeg(self, throw_id: str) -> bytes | None: ...
+
+
+class Hub:
+    """Fan-out of updates to subscribers; `publish` may be called from any thread."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._queues: set[asyncio.Queue[tuple[str, Any]]] = set()
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def publish(self, kind: str, data: Any) -> None:
+        if self._loop is None or self._loop.is_closed():
+            return
+        self._loop.call_soon_threadsafe(self._put, kind, data)
+
+    def _put(self, kind: str, data: Any) -> None:
+        for q in list(self._queues):
+            if q.qsize() > 100:  # a stalled client: drop its backlog, keep the latest
+                while not q.empty():
+                    q.get_nowait()
+            q.put_nowait((kind, data))
+
+    async def subscribe(self) -> AsyncIterator[tuple[str, Any]]:
+        q: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._queues.add(q)
+        try:
+            while True:
+                try:
+                    yield await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                except TimeoutError:
+                    yield ("keepalive", None)
+        finally:
+            self._queues.discard(q)
+
+    @property
+    def subscribers(self) -> int:
+        return len(self._queues)
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(10_000):04d}"
+
+
+def create_app(table: Table, hub: Hub, pin: str | None = None) -> Starlette:
+    """The web app; ``pin`` is required from non-local clients for actions (None: no LAN)."""
+    static = resources.files("zonkcam.hardware").joinpath("static")
+
+    def is_local(request: Request) -> bool:
+        return request.client is not None and request.client.host in LOCAL_HOSTS
+
+    def may_act(request: Request) -> bool:
+        if is_local(request):
+            return True
+        given = request.headers.get("x-zonkcam-pin", "")
+        return pin is not None and hmac.compare_digest(given, pin)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(str(static.joinpath("index.html")))
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        path = static.joinpath(name)
+        if "/" in name or name.startswith(".") or not path.is_file():
+            return Response("not found", status_code=404)
+        return FileResponse(str(path))
+
+    async def state(request: Request) -> Response:
+        data = table.state()
+        data["access"] = {
+            "can_act": may_act(request),
+            "local": is_local(request),
+            "pin": pin if is_local(request) else None,  # shown on the kiosk's own screen only
+        }
+        return JSONResponse(data)
+
+    async def events(request: Request) -> Response:
+        async def stream() -> AsyncIterator[str]:
+            yield f"event: state\ndata: {json.dumps(table.state())}\n\n"
+            async for kind, data in hub.subscribe():
+                if await request.is_disconnected():
+                    break
+                if kind == "keepalive":
+                    yield ": keepalive\n\n"
+                else:
+                    yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def action(request: Request) -> Response:
+        if not may_act(request):
+            return JSONResponse({"error": "actions from the LAN need the kiosk's PIN"}, status_code=403)
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "the action must be a JSON object"}, status_code=400)
+        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
+            return JSONResponse({"error": 'expected {"action": NAME, ...}'}, status_code=400)
+        try:
+            result = await asyncio.to_thread(table.act, body)
+        except ActionError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        return JSONResponse(result)
+
+    async def frame(request: Request) -> Response:
+        jpeg = table.frame_jpeg()
+        if jpeg is None:
+            return Response("no frame yet", status_code=404)
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def evidence(request: Request) -> Response:
+        jpeg = table.evidence_jpeg(request.path_params["throw_id"])
+        if jpeg is None:
+            return Response("no such throw", status_code=404)
+        return Response(jpeg, media_type="image/jpeg")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.bind(asyncio.get_running_loop())
+        yield
+
+    routes = [
+        Route("/", page),
+        Route("/spectator", page),
+        Route("/static/{name}", asset),
+        Route("/api/state", state),
+        Route("/api/events", events),
+        Route("/api/action", action, methods=["POST"]),
+        Route("/api/frame.jpg", frame),
+        Route("/api/evidence/{throw_id}.jpg", evidence),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

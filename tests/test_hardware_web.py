@@ -1,0 +1,109 @@
+"""The display's web server: access rules, actions, the pushed event stream."""
+import json
+import threading
+
+import pytest
+from starlette.testclient import TestClient
+from zonkcam.hardware.web import ActionError, Hub, create_app
+
+LOCAL = ("127.0.0.1", 50000)
+LAN = ("192.168.1.23", 50000)
+
+
+class FakeTable:
+    def __init__(self):
+        self.actions = []
+
+    def state(self):
+        return {"turn": {"player": "Biggles", "total": 400}, "actions": len(self.actions)}
+
+    def act(self, action):
+        if action["action"] == "bank" and not self.actions:
+            raise ActionError("nothing to bank yet")
+        self.actions.append(action)
+        return {"ok": True}
+
+    def frame_jpeg(self):
+        return b"\xff\xd8jpeg" if self.actions else None
+
+    def evidence_jpeg(self, throw_id):
+        return b"\xff\xd8evidence" if throw_id == "7" else None
+
+
+@pytest.fixture
+def table():
+    return FakeTable()
+
+
+def client(table, who, pin="4321", hub=None):
+    return TestClient(create_app(table, hub or Hub(), pin=pin), client=who)
+
+
+def test_local_kiosk_acts_and_sees_the_pin(table):
+    with client(table, LOCAL) as c:
+        state = c.get("/api/state").json()
+        assert state["access"] == {"can_act": True, "local": True, "pin": "4321"}
+        assert c.post("/api/action", json={"action": "undo"}).json() == {"ok": True}
+    assert table.actions == [{"action": "undo"}]
+
+
+def test_lan_spectator_cannot_act_without_the_pin(table):
+    with client(table, LAN) as c:
+        state = c.get("/api/state").json()
+        assert state["access"] == {"can_act": False, "local": False, "pin": None}
+        assert c.post("/api/action", json={"action": "undo"}).status_code == 403
+        wrong = c.post("/api/action", json={"action": "undo"}, headers={"X-Zonkcam-PIN": "0000"})
+        assert wrong.status_code == 403
+        ok = c.post("/api/action", json={"action": "undo"}, headers={"X-Zonkcam-PIN": "4321"})
+        assert ok.status_code == 200
+    assert table.actions == [{"action": "undo"}]
+
+
+def test_without_lan_there_is_no_pin_to_guess(table):
+    with client(table, LAN, pin=None) as c:
+        r = c.post("/api/action", json={"action": "undo"}, headers={"X-Zonkcam-PIN": ""})
+        assert r.status_code == 403
+
+
+def test_refused_and_malformed_actions_say_why(table):
+    with client(table, LOCAL) as c:
+        r = c.post("/api/action", json={"action": "bank"})
+        assert r.status_code == 409 and r.json() == {"error": "nothing to bank yet"}
+        assert c.post("/api/action", content=b"{not json").status_code == 400
+        assert c.post("/api/action", json=["bank"]).status_code == 400
+
+
+def test_pages_frames_and_evidence(table):
+    with client(table, LOCAL) as c:
+        assert "<title>zonkcam</title>" in c.get("/").text
+        assert c.get("/spectator").status_code == 200
+        assert c.get("/static/app.js").status_code == 200
+        assert c.get("/static/..%2Fweb.py").status_code == 404
+        assert c.get("/api/frame.jpg").status_code == 404
+        c.post("/api/action", json={"action": "undo"})
+        assert c.get("/api/frame.jpg").content.startswith(b"\xff\xd8")
+        assert c.get("/api/evidence/7.jpg").content == b"\xff\xd8evidence"
+        assert c.get("/api/evidence/8.jpg").status_code == 404
+
+
+def test_event_stream_pushes_state_then_published_updates(table):
+    hub = Hub()
+    with client(table, LAN, hub=hub) as c, c.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        assert next(lines) == "event: state"
+        assert json.loads(next(lines).removeprefix("data: "))["turn"]["player"] == "Biggles"
+        assert next(lines) == ""
+        # The app thread publishes; wait until the stream has subscribed.
+        threading.Thread(target=lambda: _publish_when_subscribed(hub)).start()
+        assert next(lines) == "event: banner"
+        assert json.loads(next(lines).removeprefix("data: ")) == {"text": "ZONK!"}
+
+
+def _publish_when_subscribed(hub):
+    import time
+
+    for _ in range(200):
+        if hub.subscribers:
+            break
+        time.sleep(0.01)
+    hub.publish("banner", {"text": "ZONK!"})
