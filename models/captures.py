@@ -1,0 +1,185 @@
+"""A captured dataset: settled throws saved with the recognizer's labels, for retraining.
+
+Layout (plain files, so a dataset can be copied to a bigger machine and trained there):
+
+    DIR/images/NAME.jpg     the full frame the dice were read from
+    DIR/labels/NAME.txt     YOLO labels: ``class cx cy w h`` normalised, class 0..5 = value 1..6
+    DIR/meta/NAME.json      {"time", "model", "reviewed", "dice": [{value, color, status,
+                            confidence, color_confidence, box, flagged}]}
+
+Dice the recognizer was unsure of are ``flagged`` for review. A correction rewrites the labels
+and marks the frame ``reviewed`` (human-verified). Disk use is capped: the oldest unreviewed
+frames are pruned first; reviewed frames are never pruned.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from zonkcam.vision.dice import Die
+
+LOW_CONFIDENCE = 0.9  # below this a die is flagged for review
+
+
+class CaptureError(ValueError):
+    """A capture folder or frame that cannot be used."""
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    name: str
+    die: int
+    value: int | None
+    color: str | None
+    confidence: float
+
+
+class CaptureSet:
+    def __init__(self, root: str | Path, max_bytes: int | None = 2 * 1024**3) -> None:
+        self.root = Path(root)
+        self.max_bytes = max_bytes
+        for sub in ("images", "labels", "meta"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+
+    # --- writing ------------------------------------------------------------------------
+
+    def add(self, image: np.ndarray, dice: Sequence[Die], model: str = "") -> str:
+        """Save one settled frame with its dice; returns the frame's name."""
+        name = time.strftime("%Y%m%dT%H%M%S") + f"-{time.time_ns() % 1_000_000_000:09d}"
+        h, w = image.shape[:2]
+        meta = {
+            "time": time.time(),
+            "model": model,
+            "size": [w, h],
+            "reviewed": False,
+            "dice": [
+                d.to_json() | {"flagged": d.value is None or d.confidence < LOW_CONFIDENCE}
+                for d in dice
+            ],
+        }
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        if not ok:
+            raise CaptureError("the frame could not be encoded as JPEG")
+        # Image and labels first, meta last: a frame without meta (a crash mid-write) is
+        # incomplete and ignored, never read with half its labels.
+        _write_atomic(self.root / "images" / f"{name}.jpg", jpeg.tobytes())
+        self._write_labels(name, meta)
+        _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
+        self.prune()
+        return name
+
+    def correct(self, name: str, die: int, value: int | None = None, color: str | None = None) -> None:
+        """A person's correction: rewrite the labels and mark the frame human-verified."""
+        meta = self.meta(name)
+        if not 0 <= die < len(meta["dice"]):
+            raise CaptureError(f"{name}: no die {die} (the frame has {len(meta['dice'])})")
+        if value is not None and value not in range(1, 7):
+            raise CaptureError(f"{value!r} is not a face value 1-6")
+        entry = meta["dice"][die]
+        if value is not None:
+            entry.update(value=value, confidence=1.0, status="ok")
+        if color is not None:
+            entry.update(color=color, color_confidence=1.0)
+        entry["flagged"] = False
+        meta["reviewed"] = True
+        self._write_labels(name, meta)
+        _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
+
+    def mark_reviewed(self, name: str) -> None:
+        """Accept a frame's labels as they are."""
+        meta = self.meta(name)
+        meta["reviewed"] = True
+        for entry in meta["dice"]:
+            entry["flagged"] = False
+        _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
+
+    def prune(self) -> list[str]:
+        """Delete the oldest unreviewed frames until the set fits its size cap."""
+        if self.max_bytes is None:
+            return []
+        sizes = {name: self._bytes(name) for name in self.names()}
+        total = sum(sizes.values())
+        removed = []
+        for name in self.names():  # oldest first
+            if total <= self.max_bytes:
+                break
+            if self.meta(name)["reviewed"]:
+                continue
+            total -= sizes[name]
+            for path in self._paths(name):
+                path.unlink(missing_ok=True)
+            removed.append(name)
+        return removed
+
+    # --- reading ------------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        """Complete frames, oldest first."""
+        return sorted(p.stem for p in (self.root / "meta").glob("*.json"))
+
+    def meta(self, name: str) -> dict:
+        try:
+            return json.loads((self.root / "meta" / f"{name}.json").read_text())
+        except FileNotFoundError:
+            raise CaptureError(f"{self.root}: no captured frame {name!r}") from None
+
+    def image(self, name: str) -> np.ndarray:
+        image = cv2.imread(str(self.root / "images" / f"{name}.jpg"))
+        if image is None:
+            raise CaptureError(f"{name}: image missing or unreadable")
+        return image
+
+    def review_queue(self) -> list[ReviewItem]:
+        """Dice of unreviewed frames, least confident first."""
+        items = [
+            ReviewItem(name, i, d["value"], d["color"], d["confidence"])
+            for name in self.names()
+            if not (meta := self.meta(name))["reviewed"]
+            for i, d in enumerate(meta["dice"])
+        ]
+        return sorted(items, key=lambda item: (item.value is not None, item.confidence))
+
+    def crop(self, name: str, die: int, margin: float = 0.25) -> np.ndarray:
+        x1, y1, x2, y2 = self.meta(name)["dice"][die]["box"]
+        image = self.image(name)
+        mx, my = int((x2 - x1) * margin), int((y2 - y1) * margin)
+        h, w = image.shape[:2]
+        return image[max(0, y1 - my):min(h, y2 + my), max(0, x1 - mx):min(w, x2 + mx)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _write_labels(self, name: str, meta: dict) -> None:
+        w, h = meta["size"]
+        lines = []
+        for d in meta["dice"]:
+            if d["value"] is None or d["status"] != "ok":
+                continue  # unreadable, cocked, stacked or off-table dice are not face labels
+            x1, y1, x2, y2 = d["box"]
+            cx, cy, bw, bh = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h, (x2 - x1) / w, (y2 - y1) / h
+            lines.append(f"{d['value'] - 1} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+        _write_atomic(self.root / "labels" / f"{name}.txt", ("\n".join(lines) + "\n").encode())
+
+    def _paths(self, name: str) -> list[Path]:
+        return [self.root / "meta" / f"{name}.json", self.root / "images" / f"{name}.jpg",
+                self.root / "labels" / f"{name}.txt"]
+
+    def _bytes(self, name: str) -> int:
+        return sum(p.stat().st_size for p in self._paths(name) if p.exists())
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,63 @@
+"""Captured datasets: YOLO labels from the recognizer, corrections, review order, size cap."""
+import json
+
+import numpy as np
+import pytest
+from zonkcam.models.captures import CaptureError, CaptureSet
+from zonkcam.vision.dice import Die
+
+
+def die(value, confidence, box=(10, 20, 30, 40), status="ok"):
+    center = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return Die(value, "red", confidence, 0.9, box, center, 0.0, status)
+
+
+def frame(seed=0):
+    return np.random.default_rng(seed).integers(0, 255, (100, 200, 3), dtype=np.uint8)
+
+
+def test_a_capture_has_yolo_labels_and_a_sidecar(tmp_path):
+    captures = CaptureSet(tmp_path)
+    name = captures.add(frame(), [die(3, 0.99), die(None, 0.4, status="unreadable"), die(6, 0.5)], "dice-v1")
+    labels = (tmp_path / "labels" / f"{name}.txt").read_text().split("\n")
+    assert labels[0] == "2 0.100000 0.300000 0.100000 0.200000"
+    assert labels[1].startswith("5 ") and labels[2] == ""  # the unreadable die has no label
+    meta = json.loads((tmp_path / "meta" / f"{name}.json").read_text())
+    assert meta["model"] == "dice-v1" and not meta["reviewed"]
+    assert [d["flagged"] for d in meta["dice"]] == [False, True, True]
+    assert captures.image(name).shape == (100, 200, 3)
+
+
+def test_review_queue_is_least_confident_first_and_corrections_rewrite_labels(tmp_path):
+    captures = CaptureSet(tmp_path)
+    a = captures.add(frame(1), [die(3, 0.99), die(6, 0.5)])
+    b = captures.add(frame(2), [die(1, 0.7), die(None, 0.3, status="unreadable")])
+    queue = [(item.name, item.die) for item in captures.review_queue()]
+    assert queue == [(b, 1), (a, 1), (b, 0), (a, 0)]
+    captures.correct(a, 1, value=4)
+    assert (tmp_path / "labels" / f"{a}.txt").read_text().split("\n")[1].startswith("3 ")
+    meta = captures.meta(a)
+    assert meta["reviewed"] and meta["dice"][1]["value"] == 4 and meta["dice"][1]["confidence"] == 1.0
+    assert all(item.name != a for item in captures.review_queue())
+    with pytest.raises(CaptureError, match="no die 5"):
+        captures.correct(a, 5, value=1)
+    with pytest.raises(CaptureError, match="face value"):
+        captures.correct(a, 0, value=7)
+
+
+def test_size_cap_prunes_oldest_unreviewed_never_reviewed(tmp_path):
+    captures = CaptureSet(tmp_path, max_bytes=None)
+    names = [captures.add(frame(i), [die(2, 0.95)]) for i in range(4)]
+    captures.mark_reviewed(names[0])
+    per_frame = captures._bytes(names[1])
+    captures.max_bytes = int(per_frame * 2.5)
+    removed = captures.prune()
+    assert removed == names[1:3]
+    assert captures.names() == [names[0], names[3]]
+    assert not (tmp_path / "images" / f"{names[1]}.jpg").exists()
+
+
+def test_crop_is_the_die_with_a_margin(tmp_path):
+    captures = CaptureSet(tmp_path)
+    name = captures.add(frame(), [die(5, 0.99, box=(40, 40, 80, 80))])
+    assert captures.crop(name, 0).shape[:2] == (60, 60)
