@@ -1,0 +1,130 @@
+"""Installed dice models: the one shipped with zonkcam plus any a table trained itself.
+
+    ~/.local/share/zonkcam/models/          ($ZONKCAM_HOME/models when set)
+        state.json                          {"active": NAME | null, "history": [NAME, ...]}
+        NAME/dice.onnx, NAME/MODEL_CARD.md, NAME/metrics.json
+
+`zonkcam model list|use|rollback|add` manages it; the recognizer loads `active_path()`.
+A model trained elsewhere is added by copying its `.onnx` (and card) in with `model add`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SHIPPED = "shipped"
+
+
+class RegistryError(ValueError):
+    """An unknown model name or an unusable model file."""
+
+
+def zonkcam_home() -> Path:
+    """Where zonkcam keeps its data: $ZONKCAM_HOME, else $XDG_DATA_HOME/zonkcam."""
+    if home := os.environ.get("ZONKCAM_HOME"):
+        return Path(home)
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "zonkcam"
+
+
+def shipped_model() -> Path:
+    return Path(__file__).resolve().parent / "dice.onnx"
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    name: str
+    path: Path
+    created: float | None
+    metrics: dict
+    active: bool
+
+
+class Registry:
+    def __init__(self, root: str | Path | None = None) -> None:
+        self.root = Path(root) if root is not None else zonkcam_home() / "models"
+
+    def entries(self) -> list[ModelEntry]:
+        active = self.active_name()
+        out = [ModelEntry(SHIPPED, shipped_model(), None, {}, active == SHIPPED)]
+        if self.root.is_dir():
+            for folder in sorted(p for p in self.root.iterdir() if (p / "dice.onnx").is_file()):
+                metrics_file = folder / "metrics.json"
+                metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
+                created = (folder / "dice.onnx").stat().st_mtime
+                out.append(ModelEntry(folder.name, folder / "dice.onnx", created, metrics,
+                                      active == folder.name))
+        return out
+
+    def add(self, onnx: str | Path, name: str | None = None, card: str | None = None,
+            metrics: dict | None = None) -> str:
+        """Copy a model file in (not activated); returns its name."""
+        onnx = Path(onnx)
+        if not onnx.is_file():
+            raise RegistryError(f"{onnx}: no such model file")
+        name = name or time.strftime("dice-%Y%m%d-%H%M%S")
+        if name == SHIPPED or "/" in name or name.startswith("."):
+            raise RegistryError(f"{name!r} cannot be used as a model name")
+        folder = self.root / name
+        if folder.exists():
+            raise RegistryError(f"a model named {name!r} already exists")
+        folder.mkdir(parents=True)
+        shutil.copyfile(onnx, folder / "dice.onnx")
+        sibling_card = onnx.with_name("MODEL_CARD.md")
+        if card is not None:
+            (folder / "MODEL_CARD.md").write_text(card)
+        elif sibling_card.is_file():
+            shutil.copyfile(sibling_card, folder / "MODEL_CARD.md")
+        (folder / "metrics.json").write_text(json.dumps(metrics or {}, indent=1))
+        return name
+
+    def use(self, name: str) -> None:
+        """Make ``name`` the active model, remembering the previous one for rollback."""
+        if name not in {e.name for e in self.entries()}:
+            known = ", ".join(e.name for e in self.entries())
+            raise RegistryError(f"no model named {name!r} (installed: {known})")
+        state = self._state()
+        previous = state["active"] or SHIPPED
+        if previous != name:
+            state["history"].append(previous)
+        state["active"] = name
+        self._save(state)
+
+    def rollback(self) -> str:
+        """Go back to the model that was active before; returns its name."""
+        state = self._state()
+        if not state["history"]:
+            raise RegistryError("nothing to roll back to: no earlier model was active")
+        state["active"] = state["history"].pop()
+        self._save(state)
+        return state["active"]
+
+    def active_name(self) -> str:
+        name = self._state()["active"] or SHIPPED
+        if name != SHIPPED and not (self.root / name / "dice.onnx").is_file():
+            return SHIPPED  # the active model was deleted by hand: fall back, don't fail
+        return name
+
+    def active_path(self) -> Path:
+        name = self.active_name()
+        return shipped_model() if name == SHIPPED else self.root / name / "dice.onnx"
+
+    def _state(self) -> dict:
+        path = self.root / "state.json"
+        if not path.is_file():
+            return {"active": None, "history": []}
+        try:
+            state = json.loads(path.read_text())
+        except json.JSONDecodeError as exc:
+            raise RegistryError(f"{path} is corrupt ({exc}); delete it to start over") from None
+        return {"active": state.get("active"), "history": list(state.get("history", []))}
+
+    def _save(self, state: dict) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = self.root / "state.json.tmp"
+        tmp.write_text(json.dumps(state, indent=1))
+        os.replace(tmp, self.root / "state.json")

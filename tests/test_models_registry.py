@@ -1,0 +1,65 @@
+"""Installed models: add, use, rollback; the shipped model is always there."""
+import pytest
+from zonkcam.models.registry import SHIPPED, Registry, RegistryError, shipped_model
+
+
+def onnx(tmp_path, name, content=b"fake onnx"):
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+def test_shipped_model_is_active_by_default(tmp_path):
+    registry = Registry(tmp_path / "models")
+    assert registry.active_name() == SHIPPED and registry.active_path() == shipped_model()
+    assert [e.name for e in registry.entries()] == [SHIPPED]
+
+
+def test_add_use_and_rollback(tmp_path):
+    registry = Registry(tmp_path / "models")
+    a = registry.add(onnx(tmp_path, "a.onnx"), name="ours-1", metrics={"accuracy": 0.99})
+    b = registry.add(onnx(tmp_path, "b.onnx"), name="ours-2")
+    registry.use(a)
+    registry.use(b)
+    assert registry.active_path() == tmp_path / "models" / "ours-2" / "dice.onnx"
+    assert registry.rollback() == "ours-1"
+    assert registry.rollback() == SHIPPED
+    with pytest.raises(RegistryError, match="nothing to roll back"):
+        registry.rollback()
+    entry = next(e for e in registry.entries() if e.name == "ours-1")
+    assert entry.metrics == {"accuracy": 0.99} and not entry.active
+
+
+def test_bad_names_and_files(tmp_path):
+    registry = Registry(tmp_path / "models")
+    with pytest.raises(RegistryError, match="no model named 'nope'"):
+        registry.use("nope")
+    with pytest.raises(RegistryError, match="no such model file"):
+        registry.add(tmp_path / "missing.onnx")
+    registry.add(onnx(tmp_path, "a.onnx"), name="x")
+    with pytest.raises(RegistryError, match="already exists"):
+        registry.add(onnx(tmp_path, "a.onnx"), name="x")
+    with pytest.raises(RegistryError, match="cannot be used"):
+        registry.add(onnx(tmp_path, "a.onnx"), name=SHIPPED)
+
+
+def test_a_deleted_active_model_falls_back_to_the_shipped_one(tmp_path):
+    registry = Registry(tmp_path / "models")
+    registry.use(registry.add(onnx(tmp_path, "a.onnx"), name="gone"))
+    (tmp_path / "models" / "gone" / "dice.onnx").unlink()
+    assert registry.active_path() == shipped_model()
+
+
+def test_model_command_round_trip(tmp_path, monkeypatch, capsys):
+    from zonkcam.hardware.cli import main
+
+    monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
+    model = onnx(tmp_path, "ours.onnx")
+    (tmp_path / "MODEL_CARD.md").write_text("# ours\n")
+    assert main(["model", "add", str(model), "--name", "ours", "--use"]) == 0
+    assert (tmp_path / "home" / "models" / "ours" / "MODEL_CARD.md").read_text() == "# ours\n"
+    main(["model", "list"])
+    assert "* ours" in capsys.readouterr().out
+    assert main(["model", "rollback"]) == 0 and "now using shipped" in capsys.readouterr().out
+    assert main(["model", "use", "nope"]) == 2
+    assert "no model named 'nope'" in capsys.readouterr().err
