@@ -1,8 +1,200 @@
-"""Subcommands: (placeholder until this area lands)."""
+"""Subcommands of the recognizer: `read`, `eval`, `calibrate-dice`.
+
+OpenCV and onnxruntime are imported inside the handlers so other subcommands stay instant.
+"""
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+
+from zonkcam.hardware.cli_common import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this area's subcommands to the `zonkcam` parser."""
+    p = sub.add_parser("read", help="find the dice in pictures and read their values and colours",
+                       description="One JSON object per picture, one per line (JSON Lines).")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true",
+                   help="JSON Lines on stdout (the default output is a short text line)")
+    p.add_argument("--table", default="full", metavar="auto|full|x1,y1,x2,y2,...",
+                   help="table region: full frame (default), auto-detected, or a polygon "
+                        "(4 numbers = a box); dice off it are reported off_table")
+    p.add_argument("--dice-set", type=Path, metavar="FILE", help="colours from calibrate-dice")
+    p.add_argument("--model", type=Path, metavar="FILE", help="an .onnx model (default: shipped)")
+    p.add_argument("--annotate", type=Path, metavar="OUT",
+                   help="write each picture with boxes drawn: a file for one picture, "
+                        "else a folder")
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("eval", help="score the recognizer on a labelled YOLO folder",
+                       description="Precision, recall, value accuracy, exact images, confusion "
+                                   "and timing on a YOLO folder (images/, labels/; class 0..5 "
+                                   "= value 1..6). For rune55 use --split heldout to measure on "
+                                   "photo groups held out of training.")
+    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("--split", metavar="NAME",
+                   help="heldout|tune|fit: rune55 photo-group split (DATASET holds groups.csv); "
+                        "any other name: the subfolder DATASET/NAME")
+    p.add_argument("--files", type=Path, metavar="LIST",
+                   help="evaluate only the image file names listed (one per line)")
+    p.add_argument("--limit", type=int, default=0, metavar="N", help="first N images only")
+    p.add_argument("--model", type=Path, metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("calibrate-dice", help="learn a dice set's colours from one picture",
+                       description="Lay the set out in a row, left to right in the order of "
+                                   "--colors, under the table's light, take one picture, and "
+                                   "run this. The dice-set file it writes names colours for "
+                                   "`read --dice-set`.")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--colors", required=True, metavar="NAME,NAME,...",
+                   help="the dice's colours, left to right (e.g. red,red,white,white,green)")
+    p.add_argument("--out", type=Path, default=Path("dice-set.json"), metavar="FILE")
+    p.add_argument("--name", default=None, help="the set's name (default: the file's stem)")
+    p.add_argument("--model", type=Path, metavar="FILE")
+    p.set_defaults(func=cmd_calibrate_dice)
+
+
+def _reader(model: Path | None, dice_set: Path | None = None):
+    from zonkcam.vision.colors import DiceSetError
+    from zonkcam.vision.read import ModelError, Reader
+
+    try:
+        return Reader(model, dice_set)
+    except ModelError as exc:
+        raise CliError(str(exc), 1) from exc
+    except DiceSetError as exc:
+        raise CliError(str(exc), 2) from exc
+
+
+def _table(spec: str, image) -> list[tuple[int, int]] | None:
+    """None for the full frame; a polygon for `auto` or `x1,y1,...`."""
+    if spec == "full":
+        return None
+    if spec == "auto":
+        try:
+            from zonkcam.vision.table import find_table
+        except ImportError:
+            return None
+        return find_table(image)
+    try:
+        nums = [float(v) for v in spec.split(",") if v.strip()]
+    except ValueError as exc:
+        raise CliError(f"--table: expected auto, full or x1,y1,x2,y2,...; got {spec!r}") from exc
+    if len(nums) == 4:
+        x1, y1, x2, y2 = nums
+        nums = [x1, y1, x2, y1, x2, y2, x1, y2]
+    if len(nums) < 6 or len(nums) % 2:
+        raise CliError("--table: a polygon needs 3 or more x,y points (or x1,y1,x2,y2 for a box)")
+    xs, ys = nums[0::2], nums[1::2]
+    area = 0.5 * abs(sum(xs[i - 1] * ys[i] - xs[i] * ys[i - 1] for i in range(len(xs))))
+    if area < 1:
+        raise CliError(f"--table: the polygon {spec} is empty (it encloses no area)")
+    return [(round(x), round(y)) for x, y in zip(xs, ys, strict=True)]
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from zonkcam.vision.annotate import annotate
+    from zonkcam.vision.imageio import ImageError, decode, read_bytes
+    from zonkcam.vision.read import TableError
+
+    if args.table not in ("auto", "full"):
+        _table(args.table, None)  # a malformed polygon is a usage error before any work
+    reader = _reader(args.model, args.dice_set)
+    if args.annotate and len(args.images) > 1:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for name in args.images:
+        try:
+            image = decode(name, read_bytes(name))
+        except ImageError as exc:
+            status = 1
+            print(f"zonkcam read: {exc}", file=sys.stderr)
+            _emit(args, {"image": name, "width": None, "height": None, "elapsed_ms": None,
+                         "table": [], "spaz": False, "dice": [], "error": str(exc)})
+            continue
+        try:
+            reading = reader.read(image, _table(args.table, image))
+        except TableError as exc:
+            raise CliError(f"--table: {exc}") from exc
+        _emit(args, reading.to_json(name))
+        if args.annotate:
+            import cv2
+
+            out = args.annotate / f"{Path(name).stem}.jpg" if len(args.images) > 1 \
+                else args.annotate
+            if not cv2.imwrite(str(out), annotate(image, reading)):
+                raise CliError(f"--annotate: cannot write {out}", 1)
+    return status
+
+
+def _emit(args: argparse.Namespace, record: dict) -> None:
+    if args.json:
+        print(json.dumps(record), flush=True)
+        return
+    if record["error"]:
+        print(f"{record['image']}: error: {record['error']}", flush=True)
+        return
+    dice = " ".join(f"{d['value'] or '?'}{'/' + d['color'] if d['color'] else ''}"
+                    + ("" if d["status"] == "ok" else f"({d['status']})") for d in record["dice"])
+    print(f"{record['image']}: {len(record['dice'])} dice {dice}".rstrip(), flush=True)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from zonkcam.models.rune55 import GROUP_SPLITS, group_split, yolo_folder
+    from zonkcam.vision import evaluate
+    from zonkcam.vision.imageio import decode
+
+    root = args.dataset
+    if not root.is_dir():
+        raise CliError(f"{root}: no such folder")
+    try:
+        if args.split in GROUP_SPLITS:
+            if not (root / "groups.csv").exists():
+                raise CliError(f"--split {args.split} needs {root}/groups.csv (rune55)")
+            items = group_split(root, args.split)
+        else:
+            items = yolo_folder(root / args.split if args.split else root)
+    except FileNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    if args.files:
+        wanted = {Path(line.strip()).name for line in args.files.read_text().splitlines()
+                  if line.strip()}
+        items = [it for it in items if it.image.name in wanted]
+    if args.limit:
+        items = items[:args.limit]
+    if not items:
+        raise CliError(f"{root}: no labelled images to evaluate")
+    reader = _reader(args.model)
+    tally = evaluate.run(items, reader.read, decode, len(items))
+    summary = {"dataset": str(root), "split": args.split, "model": str(reader.model.path)}
+    summary |= tally.summary()
+    print(json.dumps(summary) if args.json else evaluate.format_summary(summary))
+    return 0
+
+
+def cmd_calibrate_dice(args: argparse.Namespace) -> int:
+    from zonkcam.vision.calibrate import CalibrationError, calibrate
+    from zonkcam.vision.imageio import ImageError, decode, read_bytes
+
+    names = [n.strip() for n in args.colors.split(",") if n.strip()]
+    if not names:
+        raise CliError("--colors: name at least one colour")
+    try:
+        image = decode(args.image, read_bytes(args.image))
+    except ImageError as exc:
+        raise CliError(str(exc), 1) from exc
+    reader = _reader(args.model)
+    try:
+        dice_set = calibrate(reader, image, names, args.name or args.out.stem)
+    except CalibrationError as exc:
+        raise CliError(str(exc), 1) from exc
+    dice_set.save(args.out)
+    for name, lab in dice_set.colors.items():
+        print(f"{name}: Lab {[round(v) for v in lab]}", file=sys.stderr)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,320 @@
+"""Train the recognizer's two nets on rune55's `fit` photo groups and export `models/dice.onnx`.
+
+    python -m zonkcam.models.train [--epochs-det 8] [--epochs-cls 8] [--out models/dice.onnx]
+
+CPU only, seeded, with a progress bar on stderr. Stages: (1) the proposer learns die centres and
+sizes on augmented whole pictures; (2) it is run over the training pictures to mine its false
+alarms (picture dice, table marks), which join random and off-centre crops as the classifier's
+reject class; (3) the face classifier learns value-or-reject on augmented crops; (4) both are
+exported as one ONNX graph. Needs the `train` extra (torch, onnx) and ../shared/datasets/rune55.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch.nn import functional as F
+from zonkcam.models.augment import photometric, random_affine
+from zonkcam.models.nets import CROP, STRIDE, Exported, FaceClassifier, Proposer
+from zonkcam.models.rune55 import Labelled, datasets_root, group_split
+from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
+
+DET_VIEW = 256  # training views; the net is fully convolutional and runs at ~320 later
+CROP_MARGIN = 1.1  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
+
+
+class Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.label, self.start, self.n = total, label, time.time(), 0
+
+    def step(self, note: str = "") -> None:
+        self.n += 1
+        done = self.n / self.total
+        bar = "#" * int(30 * done)
+        eta = (time.time() - self.start) / done * (1 - done)
+        end = "\n" if self.n == self.total else ""
+        print(f"\r{self.label} [{bar:<30}] {self.n}/{self.total} eta {eta:4.0f}s {note}",
+              end=end, file=sys.stderr, flush=True)
+
+
+def load_grey(items: list[Labelled]) -> list[np.ndarray]:
+    bar = Progress(len(items), "load")
+    out = []
+    for it in items:
+        out.append(cv2.imread(str(it.image), cv2.IMREAD_GRAYSCALE))
+        bar.step()
+    return out
+
+
+# ---------------------------------------------------------------- proposer data
+def proposer_sample(img: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
+    h, w = img.shape
+    scale = 0.5 * math.exp(rng.uniform(math.log(0.5), math.log(2.2)))
+    center = (rng.uniform(0, w), rng.uniform(0, h))
+    m = random_affine(rng, center, DET_VIEW, scale, free_rotation=False)
+    fill = int(rng.integers(0, 256))
+    view = cv2.warpAffine(img, m, (DET_VIEW, DET_VIEW), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+    view = photometric(view, rng)
+    g = DET_VIEW // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for _, cx, cy, bw, bh in dice:
+        px, py = m @ np.array([cx * w, cy * h, 1.0])
+        nw = abs(m[0, 0]) * bw * w + abs(m[0, 1]) * bh * h
+        nh = abs(m[1, 0]) * bw * w + abs(m[1, 1]) * bh * h
+        gx, gy = px / STRIDE, py / STRIDE
+        if not (0 <= gx < g and 0 <= gy < g):
+            continue
+        sigma = max(0.7, 0.1 * max(nw, nh) / STRIDE)
+        heat = np.maximum(heat, np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma**2)))
+        ix, iy = int(gx), int(gy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (math.log(max(nw, 1.0)), math.log(max(nh, 1.0)), gx - ix, gy - iy)
+        mask[iy, ix] = 1.0
+    return view, heat, reg, mask
+
+
+class ProposerData(torch.utils.data.IterableDataset):
+    def __init__(self, images, items, n, seed):
+        self.images, self.items, self.n, self.seed = images, items, n, seed
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng(self.seed + (info.id if info else 0))
+        for _ in range(self.n):
+            i = int(rng.integers(len(self.images)))
+            v, heat, reg, mask = proposer_sample(self.images[i], self.items[i].dice, rng)
+            yield (torch.from_numpy(v[None].astype(np.float32) / 255), torch.from_numpy(heat[None]),
+                   torch.from_numpy(reg), torch.from_numpy(mask[None]))
+
+
+def focal_loss(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on a Gaussian-splatted centre heatmap."""
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - target) ** 4 * (1 - pos)
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def train_proposer(images, items, epochs: int, seed: int) -> Proposer:
+    torch.manual_seed(seed)
+    net = Proposer()
+    per_epoch, batch = len(images), 32
+    steps = epochs * (per_epoch // batch)
+    data = ProposerData(images, items, steps * batch, seed)
+    loader = torch.utils.data.DataLoader(data, batch_size=batch, num_workers=1)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    bar = Progress(steps, "proposer")
+    avg = 0.0
+    for x, heat, reg, mask in loader:
+        out = net(x)
+        l_heat = focal_loss(out[:, :1], heat)
+        n = mask.sum().clamp(min=1)
+        l_size = (F.l1_loss(out[:, 1:3], reg[:, :2], reduction="none") * mask).sum() / n
+        l_off = (F.l1_loss(out[:, 3:5], reg[:, 2:], reduction="none") * mask).sum() / n
+        loss = l_heat + 0.5 * l_size + 0.5 * l_off
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        avg = 0.98 * avg + 0.02 * loss.item() if avg else loss.item()
+        bar.step(f"loss {avg:.3f}")
+    return net.eval()
+
+
+# ---------------------------------------------------------------- classifier data
+def inside_any(x: float, y: float, boxes: np.ndarray) -> bool:
+    return bool(np.any((abs(x - boxes[:, 0]) < boxes[:, 2] / 2) &
+                       (abs(y - boxes[:, 1]) < boxes[:, 3] / 2)))
+
+
+def classifier_patches(images, items, rng, mined=None):
+    """Positive patches for every labelled die and reject patches, with labels 0..6."""
+    patches, labels = [], []
+    for idx, (img, it) in enumerate(zip(images, items, strict=True)):
+        h, w = img.shape
+        boxes = it.dice[:, 1:] * np.array([w, h, w, h], np.float32)
+        sizes = np.maximum(boxes[:, 2], boxes[:, 3]) if len(boxes) else np.array([60.0])
+        for (v, *_), (cx, cy, bw, bh) in zip(it.dice, boxes, strict=True):
+            patches.append(patch_at(img, cx, cy, max(bw, bh)))
+            labels.append(int(v))
+            # an off-centre view of the same die (what a proposal between two dice sees)
+            a = rng.uniform(0, 2 * math.pi)
+            r = rng.uniform(0.7, 1.1) * max(bw, bh)
+            sx, sy = cx + r * math.cos(a), cy + r * math.sin(a)
+            if not inside_any(sx, sy, boxes):
+                patches.append(patch_at(img, sx, sy, max(bw, bh)))
+                labels.append(0)
+        for _ in range(3):  # table, vignette, picture dice: anything that is not a pip die
+            sx, sy = rng.uniform(0, w), rng.uniform(0, h)
+            if not inside_any(sx, sy, boxes):
+                size = float(rng.choice(sizes)) * rng.uniform(0.6, 1.6)
+                patches.append(patch_at(img, sx, sy, size))
+                labels.append(0)
+        for sx, sy, size in (mined or {}).get(idx, []):
+            patches.append(patch_at(img, sx, sy, size))
+            labels.append(0)
+    return np.stack(patches), np.array(labels, np.int64)
+
+
+def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    die = PATCH / PATCH_MARGIN
+    k = (CROP / CROP_MARGIN) / die * rng.uniform(0.85, 1.15)
+    center = (PATCH / 2 + rng.normal(0, 0.06) * die, PATCH / 2 + rng.normal(0, 0.06) * die)
+    m = random_affine(rng, center, CROP, k, free_rotation=True)
+    crop = cv2.warpAffine(patch, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.3:  # a die only a few pixels across, upsampled as the reader does
+        small = int(rng.integers(9, 24))
+        crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA),
+                          (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+    return photometric(crop, rng)
+
+
+class CropData(torch.utils.data.Dataset):
+    def __init__(self, patches, labels, seed):
+        self.patches, self.labels, self.seed = patches, labels, seed
+        self.calls = 0
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, i):
+        self.calls += 1
+        rng = np.random.default_rng((self.seed, i, self.calls))
+        crop = augment_crop(self.patches[i], rng)
+        return torch.from_numpy(crop[None].astype(np.float32) / 255), self.labels[i]
+
+
+def train_classifier(patches, labels, epochs: int, seed: int) -> FaceClassifier:
+    torch.manual_seed(seed)
+    net = FaceClassifier()
+    data = CropData(patches, labels, seed)
+    gen = torch.Generator().manual_seed(seed)
+    loader = torch.utils.data.DataLoader(data, batch_size=256, shuffle=True, num_workers=1,
+                                         generator=gen, persistent_workers=True)
+    steps = epochs * len(loader)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    bar = Progress(steps, "classifier")
+    avg, acc = 0.0, 0.0
+    for _ in range(epochs):
+        for x, y in loader:
+            out = net(x)
+            loss = F.cross_entropy(out, y, label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            a = (out.argmax(1) == y).float().mean().item()
+            avg = 0.98 * avg + 0.02 * loss.item() if avg else loss.item()
+            acc = 0.98 * acc + 0.02 * a if acc else a
+            bar.step(f"loss {avg:.3f} acc {acc:.3f}")
+    return net.eval()
+
+
+# ---------------------------------------------------------------- mining and export
+@torch.no_grad()
+def mine_false_alarms(net: Proposer, images, items, threshold: float = 0.2):
+    """Proposals on training pictures whose centre lies in no labelled box: reject examples."""
+    mined: dict[int, list[tuple[float, float, float]]] = {}
+    bar = Progress(math.ceil(len(images) / 16), "mining")
+    for start in range(0, len(images), 16):
+        batch = images[start:start + 16]
+        x = torch.from_numpy(np.stack([cv2.resize(im, (320, 320), interpolation=cv2.INTER_AREA)
+                                       for im in batch])[:, None].astype(np.float32) / 255)
+        out = net(x)
+        heat = torch.sigmoid(out[:, 0])
+        peaks = (heat == F.max_pool2d(heat[:, None], 3, 1, 1)[:, 0]) & (heat > threshold)
+        for j, im in enumerate(batch):
+            idx = start + j
+            h, w = im.shape
+            sx, sy = w / 320, h / 320
+            boxes = items[idx].dice[:, 1:] * np.array([w, h, w, h], np.float32)
+            for gy, gx in torch.nonzero(peaks[j]).tolist():
+                cx = (gx + float(out[j, 3, gy, gx])) * STRIDE * sx
+                cy = (gy + float(out[j, 4, gy, gx])) * STRIDE * sy
+                size = math.exp(float(max(out[j, 1, gy, gx], out[j, 2, gy, gx]))) * sx
+                if not inside_any(cx, cy, boxes):
+                    mined.setdefault(idx, []).append((cx, cy, size))
+        bar.step(f"{sum(map(len, mined.values()))} found")
+    return mined
+
+
+def export(proposer: Proposer, classifier: FaceClassifier, out: Path) -> None:
+    import onnx
+    from onnx import numpy_helper
+
+    model = Exported(proposer, classifier).eval()
+    image = torch.zeros(1, 1, 320, 320)
+    crops = torch.zeros(2, 1, CROP, CROP)
+    tmp = out.with_suffix(".tmp.onnx")
+    torch.onnx.export(
+        model, (image, crops), str(tmp), dynamo=False, opset_version=17,
+        input_names=["image", "crops"], output_names=["heat", "geometry", "face"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "crops": {0: "n"}, "heat": {2: "gh", 3: "gw"},
+                      "geometry": {2: "gh", 3: "gw"}, "face": {0: "n"}},
+    )
+    m = onnx.load(str(tmp))
+    # Default values make each input optional, so one file serves both stages: a run that
+    # fetches only `heat` feeds only `image`, and a run that fetches `face` feeds only `crops`.
+    m.graph.initializer.extend([
+        numpy_helper.from_array(np.zeros((1, 1, 32, 32), np.float32), "image"),
+        numpy_helper.from_array(np.zeros((1, 1, CROP, CROP), np.float32), "crops"),
+    ])
+    for key, value in {"stride": str(STRIDE), "crop": str(CROP), "crop_margin": str(CROP_MARGIN),
+                       "classes": "reject,1,2,3,4,5,6"}.items():
+        m.metadata_props.add(key=key, value=value)
+    onnx.checker.check_model(m)
+    onnx.save(m, str(out))
+    tmp.unlink()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m zonkcam.models.train", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--epochs-det", type=int, default=8)
+    ap.add_argument("--epochs-cls", type=int, default=8)
+    ap.add_argument("--limit", type=int, default=0, help="use only N pictures (smoke test)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "dice.onnx")
+    args = ap.parse_args(argv)
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").exists():
+        print(f"rune55 not found at {root} (set ZONKCAM_DATASETS)", file=sys.stderr)
+        return 2
+    torch.set_num_threads(2)
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    items = group_split(root, "fit")
+    if args.limit:
+        items = [items[i] for i in sorted(rng.choice(len(items), args.limit, replace=False))]
+    t0 = time.time()
+    images = load_grey(items)
+    proposer = train_proposer(images, items, args.epochs_det, args.seed)
+    mined = mine_false_alarms(proposer, images, items)
+    patches, labels = classifier_patches(images, items, rng, mined)
+    print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
+          file=sys.stderr)
+    classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
+    export(proposer, classifier, args.out)
+    size = args.out.stat().st_size / 1e6
+    print(f"wrote {args.out} ({size:.2f} MB) in {(time.time() - t0) / 60:.1f} min", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

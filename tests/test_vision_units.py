@@ -1,0 +1,86 @@
+"""Units of the recognizer that need no model: image decoding, matching, colours, angles."""
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+from zonkcam.vision import evaluate
+from zonkcam.vision.colors import DiceSet, DiceSetError, body_lab
+from zonkcam.vision.dice import Die
+from zonkcam.vision.faces import face_angle, patch_at
+from zonkcam.vision.imageio import ImageError, decode, header_size
+from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die
+
+
+def png_header(w: int, h: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk
+            + struct.pack(">I", zlib.crc32(chunk)))
+
+
+def test_header_size_reads_png_and_jpeg_without_decoding():
+    assert header_size(png_header(8000, 6000)) == (8000, 6000)
+    ok, jpg = cv2.imencode(".jpg", np.zeros((48, 64, 3), np.uint8))
+    assert ok and header_size(jpg.tobytes()) == (64, 48)
+    assert header_size(b"not a picture") is None
+
+
+def test_huge_and_corrupt_pictures_get_clear_errors():
+    with pytest.raises(ImageError, match=r"20000×20000 \(400 MP\)"):
+        decode("huge.png", png_header(20000, 20000))
+    with pytest.raises(ImageError, match="corrupt"):
+        decode("junk.jpg", b"\xff\xd8 junk")
+    with pytest.raises(ImageError, match="corrupt"):
+        decode("empty.jpg", b"")
+
+
+def test_matching_is_one_to_one_by_centre_in_box():
+    labels = np.array([[3, 0.25, 0.5, 0.2, 0.2], [5, 0.75, 0.5, 0.2, 0.2]], np.float32)
+
+    def die(x, y, value, conf=0.9):
+        return Die(value, "white", conf, 1.0, (0, 0, 1, 1), (x, y), 0.0)
+
+    t = evaluate.Tally()
+    # two predictions in the first box: one matches, one is extra; the second die is missed
+    t.add([die(25, 50, 3), die(27, 52, 3, 0.5)], labels, 100, 100)
+    t.add([die(25, 50, 3), die(75, 50, 5)], labels, 100, 100)  # an exact image
+    t.add([die(25, 50, 4), die(75, 50, 5)], labels, 100, 100)  # one misread
+    s = t.summary()
+    assert (s["labels"], s["predictions"], s["matched"]) == (6, 6, 5)
+    assert s["precision"] == pytest.approx(5 / 6, abs=1e-4)
+    assert s["value_accuracy"] == pytest.approx(4 / 5)
+    assert s["exact_image_rate"] == pytest.approx(1 / 3, abs=1e-4)
+    assert s["confusion"][2][3] == 1 and s["confusion"][4][4] == 2
+
+
+@pytest.mark.parametrize("name", list(BODY_BGR))
+def test_drawn_dice_get_their_colour_names(name):
+    rng = np.random.default_rng(1)
+    img = background(rng, 200, 200, "paper" if name == "black" else "dark")
+    d = DrawnDie(5, name, 100, 100, 60, 20)
+    draw_die(img, d)
+    got, conf = DiceSet.default().name_of(body_lab(patch_at(img, 100, 100, 60), np.ones(3)))
+    assert got == name and conf > 0.5
+
+
+@pytest.mark.parametrize("angle", [0.0, 15.0, 30.0, -20.0, 40.0])
+def test_face_angle_finds_the_square(angle):
+    img = background(np.random.default_rng(2), 200, 200, "felt")
+    draw_die(img, DrawnDie(6, "white", 100, 100, 70, angle), shadow=False)
+    grey = cv2.cvtColor(patch_at(img, 100, 100, 70 * 1.2), cv2.COLOR_BGR2GRAY)
+    got = face_angle(grey)
+    diff = (got - angle + 45) % 90 - 45
+    assert abs(diff) < 4
+
+
+def test_dice_set_round_trip_and_bad_file(tmp_path):
+    s = DiceSet("mine", {"red": (100.0, 170.0, 150.0), "ivory": (230.0, 128.0, 135.0)})
+    s.save(tmp_path / "set.json")
+    assert DiceSet.load(tmp_path / "set.json") == s
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(DiceSetError, match="not a dice-set file"):
+        DiceSet.load(tmp_path / "bad.json")
+    with pytest.raises(DiceSetError, match="cannot read"):
+        DiceSet.load(tmp_path / "missing.json")

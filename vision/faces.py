@@ -1,0 +1,61 @@
+"""Rotation-normalised crops of die top faces, and the face's angle.
+
+A crop is made in two steps, exactly as in training: a `PATCH`-pixel square around the die
+(area-averaged when shrinking, so big dice do not alias), then a turn by the face's angle and a
+scale so the face spans `crop / crop_margin` pixels of a `crop`-pixel square.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+PATCH = 64
+PATCH_MARGIN = 1.6  # the die spans PATCH / PATCH_MARGIN pixels of a patch
+
+
+def patch_at(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray:
+    """A PATCH×PATCH square centred on (cx, cy) in which a die of `size` px spans PATCH/1.6."""
+    k = PATCH / (size * PATCH_MARGIN)
+    m = np.array([[k, 0, PATCH / 2 - k * cx], [0, k, PATCH / 2 - k * cy]], np.float32)
+    if k < 0.5:  # warpAffine does not area-average: cut the region out and resize it instead
+        half = PATCH / (2 * k)
+        x0, y0 = round(cx - half), round(cy - half)
+        x1, y1 = round(cx + half), round(cy + half)
+        h, w = image.shape[:2]
+        region = image[max(y0, 0):max(min(y1, h), 0), max(x0, 0):max(min(x1, w), 0)]
+        pads = (max(-y0, 0), max(y1 - h, 0), max(-x0, 0), max(x1 - w, 0))
+        if region.size == 0:
+            return np.zeros((PATCH, PATCH, *image.shape[2:]), image.dtype)
+        if any(pads):
+            region = cv2.copyMakeBorder(region, *pads, cv2.BORDER_REPLICATE)
+        return cv2.resize(region, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
+    return cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def face_angle(patch_grey: np.ndarray) -> float:
+    """Rotation of the face in a patch, in degrees in [-45, 45).
+
+    A square's edges give gradients at θ and θ + 90°, so the magnitude-weighted mean of 4θ over
+    the patch points along the edges; round pips add to all directions about equally.
+    """
+    p = cv2.resize(patch_grey, (PATCH // 2, PATCH // 2), interpolation=cv2.INTER_AREA)
+    p = p.astype(np.float32)
+    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)
+    mag = gx * gx + gy * gy
+    theta4 = 4 * np.arctan2(gy, gx)
+    angle = 0.25 * math.degrees(math.atan2(float((mag * np.sin(theta4)).sum()),
+                                           float((mag * np.cos(theta4)).sum())))
+    return (angle + 45) % 90 - 45
+
+
+def upright(patch: np.ndarray, angle: float, crop: int, margin: float) -> np.ndarray:
+    """Turn a patch by `angle` so the face is square to the crop, and scale it to `crop` px."""
+    k = (crop / margin) / (PATCH / PATCH_MARGIN)
+    m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, k)
+    m[:, 2] += (crop - PATCH) / 2
+    return cv2.warpAffine(patch, m, (crop, crop), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)

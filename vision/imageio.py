@@ -1,0 +1,60 @@
+"""Decoding picture files for the command line, with clear errors instead of tracebacks."""
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MAX_MEGAPIXELS = 120.0  # a 50-MP phone still reads fine; beyond this, refuse before decoding
+
+
+class ImageError(Exception):
+    """A file that cannot be read as a picture; the message names the file and the reason."""
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG or JPEG header, without decoding; None if not found."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+                i += 2 if marker != 0xFF else 1
+                continue
+            length = struct.unpack(">H", data[i + 2:i + 4])[0]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                h, w = struct.unpack(">HH", data[i + 5:i + 9])
+                return w, h
+            i += 2 + length
+    return None
+
+
+def read_bytes(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError as exc:
+        raise ImageError(f"{path}: no such file") from exc
+    except IsADirectoryError as exc:
+        raise ImageError(f"{path}: is a folder, not a picture") from exc
+    except OSError as exc:
+        raise ImageError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+def decode(path: str | Path, data: bytes, max_megapixels: float = MAX_MEGAPIXELS) -> np.ndarray:
+    """BGR pixels of an encoded picture (EXIF rotation applied)."""
+    size = header_size(data)
+    if size and size[0] * size[1] > max_megapixels * 1e6:
+        mp = size[0] * size[1] / 1e6
+        raise ImageError(f"{path}: picture is {size[0]}×{size[1]} ({mp:.0f} MP), more than the "
+                         f"{max_megapixels:.0f} MP zonkcam reads; scale it down first")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if image is None:
+        raise ImageError(f"{path}: not a picture OpenCV can decode (corrupt or unknown format)")
+    return image

@@ -1,0 +1,76 @@
+"""Loading the shipped ONNX model (`models/dice.onnx`) with onnxruntime.
+
+One file holds both nets: the proposer (input `image`, outputs `heat`, `geometry`) and the face
+classifier (input `crops`, output `face`). Each input has a default value, so each stage runs
+alone.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "dice.onnx"
+_REQUIRED = {"inputs": {"image", "crops"}, "outputs": {"heat", "geometry", "face"}}
+
+
+class ModelError(Exception):
+    """The model file is missing, corrupt or not a zonkcam dice model."""
+
+
+def default_model_path() -> Path:
+    """`models/dice.onnx` of the installed package (the `zonkcam.models` package data)."""
+    try:
+        import zonkcam.models
+
+        return Path(zonkcam.models.__file__).resolve().parent / "dice.onnx"
+    except ImportError:  # pragma: no cover - running from a bare checkout
+        return DEFAULT_MODEL
+
+
+class DiceModel:
+    """The two nets behind one onnxruntime session."""
+
+    def __init__(self, path: str | Path | None = None, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        self.path = Path(path) if path is not None else default_model_path()
+        if not self.path.is_file():
+            raise ModelError(f"model file not found: {self.path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3  # the optional inputs' defaults trigger a harmless warning
+        try:
+            self.session = ort.InferenceSession(
+                str(self.path), opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises several unrelated types
+            raise ModelError(f"cannot load model {self.path}: {exc}".splitlines()[0]) from exc
+        names = {
+            # inputs with a default value are listed as overridable initializers
+            "inputs": {i.name for i in self.session.get_inputs()}
+            | {i.name for i in self.session.get_overridable_initializers()},
+            "outputs": {o.name for o in self.session.get_outputs()},
+        }
+        for kind, want in _REQUIRED.items():
+            if not want <= names[kind]:
+                raise ModelError(
+                    f"{self.path} is not a zonkcam dice model (missing {kind}: "
+                    f"{', '.join(sorted(want - names[kind]))})"
+                )
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.stride = int(meta.get("stride", 4))
+        self.crop = int(meta.get("crop", 32))
+        self.crop_margin = float(meta.get("crop_margin", 1.1))
+
+    def propose(self, grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Centre heatmap (gh, gw) and geometry (4, gh, gw) for a float image in 0..1."""
+        heat, geometry = self.session.run(["heat", "geometry"], {"image": grey01[None, None]})
+        return heat[0, 0], geometry[0]
+
+    def classify(self, crops01: np.ndarray) -> np.ndarray:
+        """Probabilities (n, 7): reject, then values 1..6, for float crops (n, crop, crop)."""
+        if len(crops01) == 0:
+            return np.zeros((0, 7), np.float32)
+        return self.session.run(["face"], {"crops": crops01[:, None]})[0]

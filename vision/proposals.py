@@ -1,0 +1,61 @@
+"""Turning the proposer's heatmap into candidate dice: centre, size, score (original pixels)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PROPOSER_SIDE = 320  # long side of the picture the proposer sees; a multiple of 32
+HEAT_THRESHOLD = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    cx: float
+    cy: float
+    w: float
+    h: float
+    score: float
+
+    @property
+    def size(self) -> float:
+        return max(self.w, self.h)
+
+
+def proposer_input(image_bgr: np.ndarray, side: int = PROPOSER_SIDE) -> tuple[np.ndarray, float]:
+    """Grey picture scaled so its long side is `side`, padded to a multiple of 32; and the scale.
+
+    Scaling the colour picture first and converting the small one keeps this cheap on an
+    8-megapixel still.
+    """
+    h, w = image_bgr.shape[:2]
+    scale = side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    ph, pw = -nh % 32, -nw % 32
+    if ph or pw:
+        grey = cv2.copyMakeBorder(grey, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return grey.astype(np.float32) / 255.0, scale
+
+
+def decode(
+    heat: np.ndarray, geometry: np.ndarray, scale: float, stride: int,
+    threshold: float = HEAT_THRESHOLD,
+) -> list[Proposal]:
+    """Local maxima of the heatmap above `threshold`, mapped back to original pixels.
+
+    Two peaks closer than half a die are one die (the stronger is kept).
+    """
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    found = []
+    for y, x in sorted(zip(ys, xs, strict=True), key=lambda p: -heat[p[0], p[1]]):
+        lw, lh, dx, dy = geometry[:, y, x]
+        k = stride / scale
+        p = Proposal((x + dx) * k, (y + dy) * k, float(np.exp(lw)) / scale,
+                     float(np.exp(lh)) / scale, float(heat[y, x]))
+        if all(np.hypot(p.cx - q.cx, p.cy - q.cy) > 0.5 * min(p.size, q.size) for q in found):
+            found.append(p)
+    return found

@@ -1,0 +1,152 @@
+"""Pictures of dice drawn with OpenCV: for tests, for timing on camera-sized stills, and for
+checking colour naming by eye. No data set needed.
+
+    image, dice = render_scene(np.random.default_rng(0), 640, 480, n=5)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# pip positions on a face of side 1 centred at 0, per value
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+BODY_BGR = {
+    "white": (225, 230, 232), "red": (40, 30, 185), "green": (70, 140, 40),
+    "blue": (170, 70, 35), "black": (38, 35, 35), "yellow": (40, 200, 235),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnDie:
+    value: int
+    color: str
+    cx: float
+    cy: float
+    size: float
+    angle: float
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        half = self.size / 2 * (abs(math.cos(math.radians(self.angle)))
+                                + abs(math.sin(math.radians(self.angle))))
+        return self.cx - half, self.cy - half, self.cx + half, self.cy + half
+
+
+def draw_die(image: np.ndarray, die: DrawnDie, pip_bgr: tuple[int, int, int] | None = None,
+             shadow: bool = True) -> None:
+    """Draw one die seen from above (rounded square, pips, a soft shadow) in place."""
+    s = die.size
+    body = BODY_BGR[die.color]
+    if pip_bgr is None:
+        pip_bgr = (20, 20, 20) if die.color in ("white", "yellow") else (235, 235, 235)
+    a = math.radians(die.angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    corner = 0.18 * s
+    t = np.linspace(0, math.pi / 2, 6)
+    pts = []
+    for qx, qy, start in ((1, 1, 0), (-1, 1, math.pi / 2), (-1, -1, math.pi),
+                          (1, -1, 1.5 * math.pi)):
+        c = np.array([qx * (s / 2 - corner), qy * (s / 2 - corner)])
+        pts += [c + corner * np.array([math.cos(start + u), math.sin(start + u)]) for u in t]
+    outline = (np.array(pts) @ rot.T + [die.cx, die.cy])
+    if shadow:
+        ov = image.copy()
+        cv2.fillPoly(ov, [np.round((outline + 0.06 * s) * 16).astype(np.int32)], (0, 0, 0),
+                     cv2.LINE_AA, shift=4)
+        cv2.addWeighted(ov, 0.35, image, 0.65, 0, dst=image)
+    cv2.fillPoly(image, [np.round(outline * 16).astype(np.int32)], body, cv2.LINE_AA, shift=4)
+    edge = tuple(int(c * 0.75) for c in body)
+    cv2.polylines(image, [np.round(outline * 16).astype(np.int32)], True, edge,
+                  max(1, round(s / 40)), cv2.LINE_AA, shift=4)
+    r = 0.09 * s
+    for px, py in PIPS[die.value]:
+        x, y = rot @ np.array([px * 0.27 * s, py * 0.27 * s]) + [die.cx, die.cy]
+        cv2.circle(image, (round(x * 16), round(y * 16)), round(r * 16), pip_bgr, -1,
+                   cv2.LINE_AA, shift=4)
+
+
+def background(rng: np.random.Generator, width: int, height: int,
+               kind: str = "felt") -> np.ndarray:
+    """A table: `felt` (smooth, one colour), `wood` (grain stripes) or `paper` (light)."""
+    base = {"felt": (40, 90, 30), "wood": (60, 110, 160), "paper": (215, 215, 210),
+            "dark": (30, 28, 26)}[kind]
+    img = np.empty((height, width, 3), np.float32)
+    img[:] = base
+    if kind == "wood":
+        y = np.arange(height, dtype=np.float32)[:, None]
+        x = np.arange(width, dtype=np.float32)[None, :]
+        grain = np.sin((y + 8 * np.sin(x / 90)) / max(3.0, height / 120)) * 18
+        img += grain[..., None]
+    small = rng.normal(0, 6, (max(2, height // 40), max(2, width // 40), 1)).astype(np.float32)
+    img += cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)[..., None]
+    img += rng.normal(0, 3, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def render_scene(rng: np.random.Generator, width: int, height: int, n: int = 5,
+                 size: float | None = None, kind: str = "felt",
+                 colors: tuple[str, ...] = tuple(BODY_BGR)) -> tuple[np.ndarray, list[DrawnDie]]:
+    """A table with `n` dice placed apart from each other, and the dice drawn."""
+    image = background(rng, width, height, kind)
+    size = size or min(width, height) / 9
+    dice: list[DrawnDie] = []
+    for _ in range(200 * n):
+        if len(dice) == n:
+            break
+        cx = rng.uniform(size, width - size)
+        cy = rng.uniform(size, height - size)
+        if all(math.hypot(cx - d.cx, cy - d.cy) > 1.6 * size for d in dice):
+            dice.append(DrawnDie(int(rng.integers(1, 7)), str(rng.choice(colors)), cx, cy,
+                                 size * rng.uniform(0.9, 1.1), rng.uniform(0, 90)))
+    for d in dice:
+        draw_die(image, d)
+    image = cv2.GaussianBlur(image, (0, 0), max(0.5, size / 120))
+    return image, dice
+
+
+def write_yolo_folder(out: str, count: int, width: int, height: int, seed: int = 0,
+                      quality: int = 92) -> None:
+    """`count` drawn tables as a YOLO folder (images/*.jpg, labels/*.txt) for `zonkcam eval`."""
+    from pathlib import Path
+
+    root = Path(out)
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    (root / "labels").mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    kinds = ("felt", "wood", "paper", "dark")
+    for i in range(count):
+        size = min(width, height) * rng.uniform(0.05, 0.12)
+        image, dice = render_scene(rng, width, height, n=int(rng.integers(1, 7)), size=size,
+                                   kind=kinds[i % len(kinds)])
+        cv2.imwrite(str(root / "images" / f"{i:04d}.jpg"), image,
+                    [cv2.IMWRITE_JPEG_QUALITY, quality])
+        rows = []
+        for d in dice:
+            x1, y1, x2, y2 = d.box
+            rows.append(f"{d.value - 1} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+                        f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+        (root / "labels" / f"{i:04d}.txt").write_text("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write drawn dice tables as a YOLO folder, e.g. "
+                                 "8-megapixel stills for timing: --size 3280x2464")
+    ap.add_argument("out")
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--size", default="3280x2464", metavar="WxH")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    w, h = (int(v) for v in a.size.lower().split("x"))
+    write_yolo_folder(a.out, a.count, w, h, a.seed)
