@@ -110,25 +110,28 @@ def create_app(table: Table, hub: Hub, pin: str | None = None) -> Starlette:
             return Response("not found", status_code=404)
         return FileResponse(str(path))
 
-    async def state(request: Request) -> Response:
-        data = table.state()
-        data["access"] = {
+    def with_access(data: dict[str, Any], request: Request) -> dict[str, Any]:
+        return data | {"access": {
             "can_act": may_act(request),
             "local": is_local(request),
             "pin": pin if is_local(request) else None,  # shown on the kiosk's own screen only
-        }
-        return JSONResponse(data)
+        }}
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(with_access(table.state(), request))
 
     async def events(request: Request) -> Response:
         async def stream() -> AsyncIterator[str]:
-            yield f"event: state\ndata: {json.dumps(table.state())}\n\n"
+            yield f"event: state\ndata: {json.dumps(with_access(table.state(), request))}\n\n"
             async for kind, data in hub.subscribe():
                 if await request.is_disconnected():
                     break
                 if kind == "keepalive":
                     yield ": keepalive\n\n"
-                else:
-                    yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+                    continue
+                if kind == "state":
+                    data = with_access(data, request)
+                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
