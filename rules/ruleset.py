@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from zonkcam.rules.gamerules import GameRules, HitRules, SheetRules
+
 FACES = (1, 2, 3, 4, 5, 6)
 
 
@@ -52,6 +54,9 @@ class TurnRules:
     # classic's reading of its sample hand (C10): dice set aside earlier combine with dice
     # kept later until all have scored (a kept 1 and two thrown 1s make three 1s).
     combine_kept: bool = False
+    # classic's sample sheet (C10) banks a Straw Hat at 1000: the hot dice of a straight may
+    # stay instead of being thrown again.
+    bank_after_straight: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,13 @@ class Names:
     hot_dice: str = "HOT DICE"  # every die has scored
     spaz: str = "SPAZ"
     open: str = "OPEN"
+    # penalties a person calls, and a turn lost to an earlier penalty
+    space: str = "SPACE"
+    dealer_spaz: str = "DEALER SPAZ"
+    miscall: str = "MISCALL"
+    foul: str = "FOUL"
+    clock: str = "TIME"
+    skipped: str = "LOST TURN"
 
 
 SpazReason = Literal["off_table", "knocked", "stacked", "lost", "dropped", "called"]
@@ -89,7 +101,9 @@ class Ruleset:
     turn: TurnRules = field(default_factory=TurnRules)
     names: Names = field(default_factory=Names)
     spaz: SpazRules = field(default_factory=SpazRules)
-    game: dict[str, Any] = field(default_factory=dict)  # game-level options (hits, rounds)
+    game: GameRules = field(default_factory=GameRules)  # rounds, order, the end of the game
+    hits: HitRules = field(default_factory=HitRules)
+    sheet: SheetRules = field(default_factory=SheetRules)
     source: str = ""  # where it was loaded from
 
     def to_dict(self) -> dict[str, Any]:
@@ -141,6 +155,26 @@ def load_ruleset(path: str | Path) -> Ruleset:
     data["name"] = name
     data["source"] = where
     return _build(data, where)
+
+
+def ruleset_from_dict(data: dict[str, Any], where: str = "stored ruleset") -> Ruleset:
+    """A ruleset from `Ruleset.to_dict()` output (a game keeps its ruleset this way)."""
+    return _build(dict(data), where)
+
+
+def with_option(ruleset: Ruleset, key: str, value: Any) -> Ruleset:
+    """The ruleset with one dotted key changed (``"hits.sympathy", [3]``), checked like a file."""
+    data = ruleset.to_dict()
+    *parents, last = key.split(".")
+    node = data
+    for part in parents:
+        if not isinstance(node.get(part), dict):
+            raise RulesetError(f"{ruleset.name}: unknown key {key!r}")
+        node = node[part]
+    if last not in node and not last.isdigit():  # a point table may gain a face
+        raise RulesetError(f"{ruleset.name}: unknown key {key!r}")
+    node[last] = value
+    return _build(data, ruleset.name)
 
 
 def resolve(variant: str | None = None, rules_file: str | Path | None = None) -> Ruleset:

@@ -54,6 +54,7 @@ class Turn:
         self.dice_left = ruleset.dice  # dice to throw next
         self.dice_scored = 0  # dice set aside this turn, over every round of hot dice
         self.hot = False  # every die has scored; the next throw is all of them again
+        self.hot_by_straight = False  # ... and the last keep was a straight
         self.throws = 0
         self.last: ThrowScore | None = None
         self.events: list[Event] = []
@@ -74,7 +75,7 @@ class Turn:
         after_hot = self.hot
         self.throws += 1
         self.last = score
-        self.hot = False
+        self.hot = self.hot_by_straight = False
         self.events.extend(score.events)
         if score.zonk:
             kind = "zonk" if self.throws == 1 else "vanna" if after_hot else "bloades"
@@ -166,6 +167,8 @@ class Turn:
         scored = self.dice_scored + (len(pending.keep) if pending else 0)
         hot = pending.all_scored if pending else self.hot
         rules = self.ruleset.turn
+        if rules.bank_after_straight and (self._is_straight(pending) if pending else self.hot_by_straight):
+            hot = False
         if hot and rules.hot_dice == "mandatory":
             mark = self.ruleset.names.hot_dice
             return f"{mark}: every die has scored, so all {self.ruleset.dice} must be thrown again"
@@ -210,11 +213,16 @@ class Turn:
             self.events.extend(hook(self.ruleset, keeps))
         if self.dice_left == 0:
             self.hot = True
+            self.hot_by_straight = self._is_straight(option)
             self.dice_left = self.ruleset.dice
             self._on_table = (0,) * 6
             mandatory = self.ruleset.turn.hot_dice == "mandatory"
             self.events.append(HotDice(self.ruleset.names.hot_dice, self.total, mandatory))
         self.state = "throw"
+
+    def _is_straight(self, option: Option) -> bool:
+        names = {s.name for s in self.ruleset.scoring.straights}
+        return bool(names.intersection(option.combos))
 
     def _keep_value(self, option: Option) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
         """Points and combinations a keep adds, and the faces kept on the table after it.
