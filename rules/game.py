@@ -80,6 +80,15 @@ class GameSetup:
         return Scorer(self.ruleset)
 
 
+class ReplayError(IllegalAction):
+    """An action of a log that cannot stand; `seq` is its number in the log."""
+
+    def __init__(self, seq: int, action: Action, reason: str) -> None:
+        super().__init__(f"action {seq} ({action}): {reason}")
+        self.seq = seq
+        self.reason = reason
+
+
 @dataclass
 class Player:
     name: str
@@ -197,7 +206,7 @@ class Game:
             try:
                 game.apply(action)
             except IllegalAction as exc:
-                raise IllegalAction(f"action {seq} ({action}): {exc}") from None
+                raise ReplayError(seq, action, str(exc)) from None
         game.log = log
         return game
 

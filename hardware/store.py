@@ -1,0 +1,215 @@
+"""The game database: every action of every game, the players, the Zonk File (archive).
+
+One SQLite file in WAL mode with full sync. An action is checked against the game in memory,
+then appended and committed, and only then does it take effect (the store's game moves on):
+pulling the power at any moment loses at most the action being recorded, never a half of it.
+`zonkcam` finds the unfinished game in the database and replays its log to resume (X4).
+
+Players (their Zonk names, W1) and detroit's permanent rules (D8) outlive games; a finished
+game is archived with its start and end, final scores, hit totals and G.H.A. (W19).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from zonkcam.rules.actions import Action, ActionError, parse_action
+from zonkcam.rules.game import Game, GameSetup, PermanentRule, ReplayError
+from zonkcam.rules.ruleset import ruleset_from_dict
+from zonkcam.rules.turn import IllegalAction
+
+ENV = "ZONKCAM_DB"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    ruleset TEXT NOT NULL,          -- the full ruleset as JSON: house rules survive file edits
+    players TEXT NOT NULL,          -- JSON list, seating order
+    started TEXT NOT NULL,
+    zone TEXT NOT NULL DEFAULT '',
+    permanent TEXT NOT NULL DEFAULT '[]',  -- permanent rules on the table (D8)
+    ended TEXT,                     -- NULL while the game is being played
+    result TEXT                     -- W19: scores, hits, G.H.A., winners (JSON)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS permanent_rules (
+    id INTEGER PRIMARY KEY,
+    owner TEXT NOT NULL REFERENCES players(name),
+    text TEXT NOT NULL,
+    game_id INTEGER REFERENCES games(id),
+    created TEXT NOT NULL
+);
+"""
+
+
+def default_path() -> Path:
+    """``$ZONKCAM_DB``, else ``$XDG_DATA_HOME/zonkcam/zonkcam.db`` (~/.local/share/...)."""
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "zonkcam" / "zonkcam.db"
+
+
+def now() -> str:
+    return datetime.now().isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Archived:
+    id: int
+    variant: str
+    started: str
+    ended: str
+    result: dict[str, Any]
+
+
+class Store:
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, isolation_level=None)  # explicit transactions
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+        self._games: dict[int, Game] = {}
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- players (W1, D8) ---------------------------------------------------------------
+
+    def players(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY created, name")]
+
+    def permanent_rules(self, players: Sequence[str]) -> tuple[PermanentRule, ...]:
+        marks = ",".join("?" * len(players))
+        rows = self.db.execute(
+            f"SELECT id, owner, text FROM permanent_rules WHERE owner IN ({marks}) ORDER BY id", players)
+        return tuple(PermanentRule(*r) for r in rows)
+
+    # --- games --------------------------------------------------------------------------
+
+    def new_game(self, setup: GameSetup) -> int:
+        """Register the players (names are for all time) and start a game; returns its id."""
+        started = setup.started or now()
+        with self._transaction():
+            for name in setup.players:
+                self.db.execute("INSERT OR IGNORE INTO players (name, created) VALUES (?, ?)",
+                                (name, started))
+            permanent = self.permanent_rules(setup.players)
+            cur = self.db.execute(
+                "INSERT INTO games (variant, ruleset, players, started, zone, permanent)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (setup.ruleset.name, json.dumps(setup.ruleset.to_dict()), json.dumps(list(setup.players)),
+                 started, setup.zone, json.dumps([[r.id, r.owner, r.text] for r in permanent])))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def unfinished(self) -> int | None:
+        """The game to resume: the latest one not yet over."""
+        row = self.db.execute("SELECT id FROM games WHERE ended IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
+    def setup(self, game_id: int) -> GameSetup:
+        row = self.db.execute("SELECT ruleset, players, started, zone, permanent FROM games WHERE id = ?",
+                              (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game_id}")
+        ruleset = ruleset_from_dict(json.loads(row[0]), f"game {game_id}")
+        permanent = tuple(PermanentRule(*r) for r in json.loads(row[4]))
+        return GameSetup(ruleset, tuple(json.loads(row[1])), row[2], row[3], permanent)
+
+    def log(self, game_id: int) -> list[Action]:
+        setup = self.setup(game_id)
+        rows = self.db.execute("SELECT line, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [parse_action(line, setup.players, at) for line, at in rows]
+
+    def game(self, game_id: int) -> Game:
+        """The game as its log leaves it (replayed once, then kept up to date)."""
+        if game_id not in self._games:
+            self._games[game_id] = Game.replay(self.setup(game_id), self.log(game_id))
+        return self._games[game_id]
+
+    def record(self, game_id: int, line: str | Action) -> Game:
+        """Check one action, append and commit it, then let it take effect; returns the game.
+
+        An illegal action raises `IllegalAction` (or `ActionError`) and nothing is stored."""
+        game = self.game(game_id)
+        action = line if isinstance(line, Action) else parse_action(line, game.setup.players)
+        if action.verb not in ("undo", "correct"):
+            action = game.normalize(action)
+        action = Action(action.verb, action.player, action.args, now())
+        try:
+            candidate = Game.replay(game.setup, [*game.log, action])  # every later action re-checked
+        except ReplayError as exc:
+            raise IllegalAction(exc.reason if exc.seq == len(game.log) + 1 else str(exc)) from None
+        with self._transaction():
+            self.db.execute("INSERT INTO actions (game_id, seq, at, line) VALUES (?, ?, ?, ?)",
+                            (game_id, len(game.log) + 1, action.at, str(action)))
+            if candidate.over:
+                self._archive(game_id, candidate)
+            elif game.over:  # an undo or correction reopened a finished game
+                self.db.execute("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
+        self._games[game_id] = candidate
+        return candidate
+
+    # --- the Zonk File (W19) ------------------------------------------------------------
+
+    def _archive(self, game_id: int, game: Game) -> None:
+        ended = game.last_at or now()
+        result = {
+            "scores": {p: game.players[p].score for p in game.order},
+            "hits": {p: game.hit_total(p) for p in game.order},
+            "gha": game.gha(),
+            "winners": game.winners,
+            "finish_order": game.finish_order,
+        }
+        self.db.execute("UPDATE games SET ended = ?, result = ? WHERE id = ?",
+                        (ended, json.dumps(result), game_id))
+        self.db.execute("DELETE FROM permanent_rules WHERE game_id = ?", (game_id,))
+        for owner, text in game.new_permanent:
+            self.db.execute("INSERT INTO permanent_rules (owner, text, game_id, created) VALUES (?, ?, ?, ?)",
+                            (owner, text, game_id, ended))
+
+    def archive(self) -> list[Archived]:
+        rows = self.db.execute(
+            "SELECT id, variant, started, ended, result FROM games WHERE ended IS NOT NULL ORDER BY id")
+        return [Archived(i, v, s, e, json.loads(r)) for i, v, s, e, r in rows]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        self.db.execute("ROLLBACK" if kind else "COMMIT")
+
+
+__all__ = ["ENV", "ActionError", "Archived", "IllegalAction", "Store", "default_path"]
