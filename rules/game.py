@@ -7,9 +7,9 @@
     ])
     game.players["Baldrick"].score   # 600, and a DEVIL HIT
 
-`Game.apply` takes one action; it either raises `IllegalAction` (the game is unchanged) or
-applies it. Undo and corrections (X3) are log lines: `Game.replay` plays the actions that
-stand after them (`actions.effective`), so everything after a corrected action is recomputed.
+`Game.apply` takes one action, or raises `IllegalAction` with the reason. Undo and
+corrections (X3) are log lines: `Game.replay` plays the actions that stand after them
+(`actions.effective`), so everything after a corrected action is recomputed.
 The game never prints, sleeps or stores; `zonkcam.hardware.store` persists the log.
 """
 from __future__ import annotations
@@ -256,7 +256,10 @@ class Game:
     # --- applying actions ---------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Apply one action, or raise `IllegalAction` leaving the game as it was."""
+        """Apply one action, or raise `IllegalAction` with the reason.
+
+        A rejected action may leave the game part-way (say, play started): to check an action
+        without touching a game, replay the log with it (`Game.replay`), as the store does."""
         if action.verb in ("undo", "correct"):
             raise IllegalAction("undo and correct change the log: replay it (Game.replay)")
         if self.phase == "over" and action.verb != "permanent":
@@ -323,8 +326,6 @@ class Game:
         turn = record.turn
         assert turn is not None
         dice = _dice(a.args)
-        if self.ruleset.dice_colors and any(d.color is None for d in dice):
-            dice = self._colour_hint(dice)
         score = turn.throw(dice)
         self._commit_start(record)
         if self.magic and tuple(sorted(d.value for d in dice)) == self.magic:
@@ -473,9 +474,6 @@ class Game:
         return dataclasses.replace(
             self.ruleset, turn=dataclasses.replace(self.ruleset.turn, open_minimum=first + step * seat))
 
-    def _colour_hint(self, dice: tuple[Die, ...]) -> tuple[Die, ...]:
-        return dice  # colours come from the camera; without them colour rules stay silent
-
     # --- closing a turn: score, hits, what comes next -----------------------------------
 
     def _close(self, record: TurnRecord, *, penalty: str = "", forced_points: int | None = None) -> None:
@@ -502,7 +500,7 @@ class Game:
                 player.opened = True
             elif record.kind == "shaharazad":
                 self.playoff[record.player] += record.points
-            record.straight = self._one_straight(turn, record.points)
+            record.straight = self._one_straight(turn)
         record.score = player.score if record.kind != "shaharazad" else self.playoff[record.player]
         self.live = None
         self._turn_hits(record, before)
@@ -511,7 +509,8 @@ class Game:
         self._after_turn(record)
         self._advance()
 
-    def _one_straight(self, turn: Turn, points: int) -> str:
+    def _one_straight(self, turn: Turn) -> str:
+        """C10: the straight's name when the turn was that one straight and nothing else."""
         kept = [e for e in turn.events if isinstance(e, Kept)]
         if len(kept) == 1:
             names = {s.name for s in self.ruleset.scoring.straights}

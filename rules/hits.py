@@ -11,19 +11,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-# Sources in the words of the seeds; the sheet marks some of them left of the score (W18).
-SOURCES = (
-    "thousand", "five_hundred", "square", "special", "magic", "straight", "devil", "halftime",
-    "social", "courtesy", "colors", "train_wreck", "slim_pickins", "opening", "turn_thousand",
-    "throw_thousand", "full_zonk", "zonk_count", "zonk_streak", "first_to", "winner", "finish",
-    "most_zonks", "fewest_hits", "three_in_three", "bonus", "sympathy", "integrity",
-)
-
 
 @dataclass
 class Hit:
     player: str  # who takes it
-    source: str
+    source: str  # thousand, five_hundred, square, special, magic, straight, devil, halftime, social,
+    # courtesy, colors, train_wreck, slim_pickins, opening, turn_thousand, throw_thousand, full_zonk,
+    # zonk_count, zonk_streak, first_to, winner, finish, most_zonks, fewest_hits, three_in_three,
+    # bonus, sympathy, integrity
     turn: int  # the turn that earned it
     shown: int | None = None  # the turn whose cell shows it (None: the recipient's next turn)
     optional: bool = False  # sympathy: the player may take it; not counted as earned

@@ -1,5 +1,7 @@
 """colors6 bong hits (Z4): which are kept and which are lost when the turn zonks."""
+import pytest
 from game_helpers import hits, play, sources
+from zonkcam.rules.script import ScriptError
 
 ZONK = "{p} throw 2 2 3 3 4 6\n"
 
@@ -46,3 +48,13 @@ def test_z4_first_over_5000_and_the_winner():
     fewest = play("set target = 6000\nset hits.fewest_hits = true\n" + big.format(p="A") + ZONK.format(p="B")
                   + big.format(p="A"), "colors6", "A,B")
     assert [h.optional for h in fewest.hits if h.source == "fewest_hits"] == [True]
+
+
+def test_z1_open_with_500_then_stop_with_300_or_four_dice():
+    with pytest.raises(ScriptError, match="OPEN needs at least 500"):
+        play("A throw 4 4 4 2 3 6\nA keep 4 4 4\nA bank\n", "colors6", "A,B")
+    opened = "A throw 1 1 1 2 3 4\nA keep 1 1 1\nA bank\n" + ZONK.format(p="B")
+    with pytest.raises(ScriptError, match="300 points or 4 dice"):
+        play(opened + "A throw 1 2 3 4 6 6\nA keep 1\nA bank\n", "colors6", "A,B")
+    game = play(opened + "A throw 5 5 5 2 3 4\nA keep 5 5 5\nA bank\n", "colors6", "A,B")
+    assert game.players["A"].score == 1500

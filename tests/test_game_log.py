@@ -4,6 +4,7 @@ import json
 import pytest
 from game_helpers import GAMES, play, script, texts
 from zonkcam.hardware.cli import main
+from zonkcam.rules import sheet
 from zonkcam.rules.actions import ActionError, effective, parse_action
 from zonkcam.rules.game import Game
 from zonkcam.rules.script import ScriptError, parse_script
@@ -60,3 +61,13 @@ def test_game_play_stops_at_an_illegal_line_with_status_2(capsys, tmp_path):
     assert capsys.readouterr().err.strip() == (
         f"zonkcam game: error: {bad}: line 4: 1 2 cannot be set aside: only scoring dice may be kept")
     assert main(["game", "play", str(bad), "--variant", "nope"]) == 2
+
+
+def test_x2_display_state_asks_odds_for_the_live_turn():
+    from zonkcam.rules.odds import turn_odds, zonk_chance
+
+    game = play("A throw 1 5 2 3 6\nA keep 1 5\n", "wheaton", "A,B")
+    turn = sheet.to_json(game, turn_odds)["current"]["turn"]
+    assert turn["total"] == 150 and turn["dice_left"] == 3
+    assert turn["odds"]["zonk_chance"] == pytest.approx(zonk_chance(game.ruleset, 3), abs=1e-6)
+    assert sheet.to_json(game)["current"]["turn"]["odds"] is None  # no odds asked for
