@@ -161,6 +161,12 @@ def to_json(game: Game, odds: Callable[[Turn], Any] | None = None) -> dict[str, 
         "winners": game.winners,
         "finish_order": game.finish_order,
         "gha": game.gha(),
+        "pending": {  # what the display asks a person about
+            "courtesy": [h.player for h in game.hits if h.source == "courtesy" and not h.given_by],  # A4
+            "game_rule": game.may_rule,  # D8
+            "permanent_rule": game.may_permanent,
+            "shaharazad": game.phase == "shaharazad?",  # A12: a lower player may request it
+        },
         "game_rules": [{"player": p, "text": t} for p, t in game.game_rules],
         "permanent_rules": [{"player": p, "text": t} for p, t in game.new_permanent],
     }
@@ -173,7 +179,7 @@ def _current(game: Game, odds: Callable[[Turn], Any] | None) -> dict[str, Any] |
     rec: TurnRecord | None = game.live
     kind = rec.kind if rec else (game.up[0] if game.up else "regular")
     state: dict[str, Any] = {"player": name, "kind": kind, "ask": None, "clock": _clock(game, rec),
-                             "may_make_rule": game.may_rule, "turn": None}
+                             "turn": None}
     if game.ask and game.ruleset.game.ask_to_roll and rec is None:
         state["ask"] = {"times": game.ask.times, "whom": game.ask.whom}  # W17
     if rec is not None and rec.turn is not None:

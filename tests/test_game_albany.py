@@ -19,6 +19,8 @@ def test_a1_social_every_player_gets_a_hit():
 
 
 def test_a4_courtesy_hit_is_given_to_another_player():
+    thrown = play("A throw green:3 red:3 red:3 white:2 white:4\nA keep 3 3 3\nA throw 2 4\n", "albany", "A,B")
+    assert sheet.to_json(thrown)["pending"]["courtesy"] == ["A"]  # the display asks A: to whom?
     game = play("A throw green:3 red:3 red:3 white:2 white:4\nA keep 3 3 3\nA throw 2 4\nA give B\n",
                 "albany", "A,B")
     assert hits(game, "B", "courtesy") == 1 and hits(game, "A") == 0
