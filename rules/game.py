@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from zonkcam.rules import hits as hitrules
-from zonkcam.rules.actions import GAME_VERBS, TURN_VERBS, Action, ActionError, effective
+from zonkcam.rules.actions import TURN_VERBS, VERBS, Action, ActionError, effective
 from zonkcam.rules.dice import Die, parse_die
 from zonkcam.rules.events import (
     Banked,
@@ -72,8 +72,8 @@ class GameSetup:
         if len(self.players) < 1 or len(set(self.players)) != len(self.players):
             raise IllegalAction("a game needs players with distinct names")
         for name in self.players:
-            if not name or name.lower() in {*TURN_VERBS, *GAME_VERBS, "undo", "correct"} or " " in name:
-                raise IllegalAction(f"{name!r} cannot be a Zonk name here (empty, a space, or an action)")
+            if not name.strip() or name.lower() in VERBS or "," in name:
+                raise IllegalAction(f"{name!r} cannot be a Zonk name (empty, a comma, or an action word)")
 
     @cached_property
     def scorer(self) -> Scorer:

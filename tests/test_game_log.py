@@ -71,3 +71,10 @@ def test_x2_display_state_asks_odds_for_the_live_turn():
     assert turn["total"] == 150 and turn["dice_left"] == 3
     assert turn["odds"]["zonk_chance"] == pytest.approx(zonk_chance(game.ruleset, 3), abs=1e-6)
     assert sheet.to_json(game)["current"]["turn"]["odds"] is None  # no odds asked for
+
+
+def test_w1_zonk_names_may_be_phrases_but_not_action_words():
+    game = play('"Big Daddy" throw 4 4 4 2 6\nbank\n', "wheaton", "Big Daddy,Quean")
+    assert game.players["Big Daddy"].score == 400 and str(game.log[1]) == "'Big Daddy' bank"
+    with pytest.raises(ScriptError, match="'bank' cannot be a Zonk name"):
+        play("", "wheaton", "bank,Quean")
