@@ -373,6 +373,9 @@ class Game:
         on_turn = a.player == self.current
         if kind == "next":
             player.skips.extend([names.skipped] * n)
+            if on_turn and self.live is None and self.up and self.up[0] == "regular":
+                self.pos -= 1  # the turn about to start is the next one: choose again
+                self._advance()
         elif on_turn:
             record = self._turn_for(a.player)
             self._commit_start(record)

@@ -97,3 +97,14 @@ def test_a14_turn_clock_in_league_play():
     game = play("set game.league = true\nA throw 1 5 2 3 6\n", "albany", "A,B")
     assert sheet.to_json(game)["current"]["clock"] == {"since": None, "limit_s": 30, "countdown_s": 10}
     assert sheet.to_json(play("", "albany", "A,B"))["current"]["clock"] is None
+
+
+def test_a13_a15_league_penalties_lose_this_turn_and_the_next():
+    rounds = ZONK.format(p="B") * 3 + ZONK.format(p="A")
+    game = play("A throw 1 5 2 3 6\nA penalty foul 2\n" + rounds, "albany", "A,B")
+    assert [r[0] for r in texts(game)] == ["FOUL", "LOST TURN", "LOST TURN", "ZONK"]
+    game = play("A throw 1 5 2 3 6\nA spaz stacked\n" + ZONK.format(p="B"), "albany", "A,B")
+    assert texts(game)[:2] == [["SLOPPY", "ZONK"], ["LOST TURN", ""]] and len(game.players["A"].skips) == 1
+    game = play("A throw 1 1 1 2 3\nA penalty miscall\nB penalty next 1\n" + ZONK.format(p="A"),
+                "albany", "A,B")
+    assert texts(game) == [["MISCALL", "LOST TURN"], ["ZONK", ""]] and game.players["A"].score == 0

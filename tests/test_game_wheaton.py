@@ -15,7 +15,7 @@ SEED_ROWS = [  # the seed's last sheet before "And play continues"
 ]
 
 
-def test_w20_sample_game_replays_to_the_seed_sheet():
+def test_w18_w20_sample_game_replays_to_the_seed_sheet():
     game = play(script("wheaton_w20"))
     assert game.order == ["Baldrick", "Biggles", "Quean", "Whoremaster"]
     assert texts(game) == SEED_ROWS
