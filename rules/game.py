@@ -303,7 +303,7 @@ class Game:
                 self.chooser = tied[0]
 
     def _do_goes(self, a: Action) -> None:
-        if self.ruleset.game.order != "choose" or self.chooser != a.player or self.phase != "setup":
+        if self.ruleset.game.order != "choose" or self.chooser != a.player or self.chosen:
             raise IllegalAction("only the highest throw for order chooses, before play starts")
         if a.args not in (("first",), ("last",)):
             raise IllegalAction("goes first or goes last")
