@@ -31,8 +31,11 @@ from zonkcam.rules.ruleset import Ruleset
 from zonkcam.rules.scoring import Scorer
 from zonkcam.rules.turn import Turn
 
-FIRST, CYCLED, HOT = 0, 1, 2  # the turn has not yet scored every die / has / just did
-Outcome = tuple[float, tuple[tuple[int, int], ...]]  # probability, (points, dice kept) choices
+# The turn has not yet scored every die / has / just did / just did with a straight that may
+# be banked (classic's bank_after_straight).
+FIRST, CYCLED, HOT, HOT_FREE = 0, 1, 2, 3
+Choice = tuple[int, int, bool]  # points, dice kept, all scored by a bankable straight
+Outcome = tuple[float, tuple[Choice, ...]]  # probability and the undominated keeps
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,10 @@ class OddsTable:
         if turn.state != "throw":
             raise ValueError(f"odds are for a turn about to throw, not one in state {turn.state!r}")
         n, t = turn.dice_left, turn.total
-        mode = HOT if turn.hot else CYCLED if turn.dice_scored >= rs.dice else FIRST
-        one_step = sum(p * (t + max(pts for pts, _ in ch)) for p, ch in self.outcomes(n) if ch)
+        mode = CYCLED if turn.dice_scored >= rs.dice else FIRST
+        if turn.hot:
+            mode = HOT_FREE if turn.hot_by_straight and rs.turn.bank_after_straight else HOT
+        one_step = sum(p * (t + max(c[0] for c in ch)) for p, ch in self.outcomes(n) if ch)
         throw_value = self._throw_value(self.values(turn.opened), t, n, mode)
         bank = t if turn.throws and turn.bank_blocker() is None else None
         advice = "bank" if bank is not None and bank >= throw_value else "throw"
@@ -113,13 +118,16 @@ class OddsTable:
             self._outcomes[n] = tuple(out)
         return self._outcomes[n]
 
-    def _choices(self, dice: list[Die]) -> tuple[tuple[int, int], ...]:
-        """Keeps of a throw as (points, dice kept): the best for each number of dice kept."""
-        best: dict[int, int] = {}
+    def _choices(self, dice: list[Die]) -> tuple[Choice, ...]:
+        """Keeps of a throw: the best points for each number of dice kept (and, where a
+        straight may be banked, for scoring every die with one)."""
+        straights = {s.name for s in self.ruleset.scoring.straights}
+        free = self.ruleset.turn.bank_after_straight
+        best: dict[tuple[int, bool], int] = {}
         for option in self.scorer.score(dice).options:
-            k = len(option.keep)
-            best[k] = max(best.get(k, 0), option.points)
-        return tuple((points, k) for k, points in best.items())
+            key = (len(option.keep), free and option.all_scored and bool(straights & set(option.combos)))
+            best[key] = max(best.get(key, 0), option.points)
+        return tuple((points, k, by_straight) for (k, by_straight), points in best.items())
 
     # --- the optimal-policy table -------------------------------------------------------
 
@@ -131,7 +139,7 @@ class OddsTable:
             step, cap = _step(rs), rs.target
             value: dict[tuple[int, int, int], float] = {}
             states = [(n, m) for m in (FIRST, CYCLED) for n in range(1, rs.dice + 1)]
-            states.append((rs.dice, HOT))
+            states += [(rs.dice, HOT), (rs.dice, HOT_FREE)]
             for t in range(cap - cap % step, -1, -step):
                 for n, mode in states:
                     bank = t if t > 0 and _bankable(rs, opened, t, n, mode) else 0
@@ -144,12 +152,12 @@ class OddsTable:
         total = 0.0
         for p, choices in self.outcomes(n):
             best = 0.0
-            for points, k in choices:
+            for points, k, by_straight in choices:
                 t2 = t + points
                 if t2 >= rs.target:
                     v = float(t2)
                 elif k == n:
-                    v = value[t2, rs.dice, HOT]
+                    v = value[t2, rs.dice, HOT_FREE if by_straight else HOT]
                 else:
                     v = value[t2, n - k, FIRST if mode == FIRST else CYCLED]
                 best = max(best, v)
@@ -201,5 +209,5 @@ def _bankable(rs: Ruleset, opened: bool, t: int, n: int, mode: int) -> bool:
         return False
     if not opened:
         return t >= rules.open_minimum
-    scored = rs.dice if mode != FIRST else rs.dice - n
+    scored = rs.dice if mode != FIRST else rs.dice - n  # every hot mode has scored all dice
     return t >= rules.stop_minimum or scored >= rules.stop_min_dice

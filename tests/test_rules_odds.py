@@ -70,3 +70,15 @@ def test_x2_odds_need_a_turn_about_to_throw():
     t.throw(dice(1, 2, 3, 4, 6))
     with pytest.raises(ValueError, match="about to throw"):
         turn_odds(t)
+
+
+def test_x2_classic_straw_hat_may_be_banked_so_the_odds_offer_it():
+    t = turn("classic")
+    t.throw(dice(1, 2, 3, 4, 5))
+    t.keep([0, 1, 2, 3, 4])
+    odds = turn_odds(t)
+    assert odds.dice == 5 and odds.bank_value == 1000
+    limbo = turn("classic")
+    limbo.throw(dice(1, 1, 1, 5, 5))
+    limbo.keep([0, 1, 2, 3, 4])
+    assert turn_odds(limbo).bank_value is None  # LIMBO: must throw again
