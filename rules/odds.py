@@ -87,16 +87,26 @@ class OddsTable:
         return 1.0 - sum(p for p, choices in self.outcomes(n) if choices)
 
     def for_turn(self, turn: Turn) -> Odds:
+        """Odds before the next throw; right after a throw, as if its best keep were taken."""
         rs = self.ruleset
-        if turn.state != "throw":
-            raise ValueError(f"odds are for a turn about to throw, not one in state {turn.state!r}")
-        n, t = turn.dice_left, turn.total
-        mode = CYCLED if turn.dice_scored >= rs.dice else FIRST
-        if turn.hot:
-            mode = HOT_FREE if turn.hot_by_straight and rs.turn.bank_after_straight else HOT
+        if turn.state == "over":
+            raise ValueError(f"odds are for a turn in play, not one in state {turn.state!r}")
+        n, t, scored = turn.dice_left, turn.total, turn.dice_scored
+        hot, by_straight = turn.hot, turn.hot_by_straight
+        if turn.state == "keep":
+            assert turn.last is not None and turn.last.best is not None
+            best = turn.last.best
+            n, t, scored = n - len(best.keep), t + best.points, scored + len(best.keep)
+            hot = n == 0
+            names = {s.name for s in rs.scoring.straights}
+            by_straight = hot and bool(names & set(best.combos))
+            n = n or rs.dice
+        mode = CYCLED if scored >= rs.dice else FIRST
+        if hot:
+            mode = HOT_FREE if by_straight and rs.turn.bank_after_straight else HOT
         one_step = sum(p * (t + max(c[0] for c in ch)) for p, ch in self.outcomes(n) if ch)
         throw_value = self._throw_value(self.values(turn.opened), t, n, mode)
-        bank = t if turn.throws and turn.bank_blocker() is None else None
+        bank = t if turn.throws and _bankable(rs, turn.opened, t, n, mode) else None
         advice = "bank" if bank is not None and bank >= throw_value else "throw"
         return Odds(n, self.zonk_chance(n), bank, one_step, throw_value, advice)
 

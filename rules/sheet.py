@@ -28,10 +28,11 @@ class Cell:
     points: int | None = None  # points banked on the turn
     marks: tuple[str, ...] = ()  # hit sources marked left of the score
     hits: tuple[Hit, ...] = ()
+    turn: int | None = None  # the turn record the cell shows
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "kind": self.kind, "score": self.score, "points": self.points,
-                "marks": list(self.marks), "hits": [h.to_json() for h in self.hits]}
+                "marks": list(self.marks), "hits": [h.to_json() for h in self.hits], "turn": self.turn}
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def _cell(game: Game, ref: int | str | None) -> Cell:
     assert isinstance(ref, int)
     rec = game.turns[ref]
     if not rec.over:
-        return Cell("", "live")
+        return Cell("", "live", turn=rec.id)
     hits = tuple(h for h in game.hits if h.shown == rec.id)
     earned = sum(1 for h in hits if not h.optional)
     flags = sheet.hit * earned + sheet.optional_hit * (len(hits) - earned)
@@ -99,12 +100,13 @@ def _cell(game: Game, ref: int | str | None) -> Cell:
             label = rec.straight.title() if sheet.label_straights and rec.straight else f"(+{rec.points})"
         else:
             label = f"({rec.mark.title()})"
-        return Cell(f"{label} {number}{flags}", kind, number, rec.points if banked else None, marks, hits)
+        return Cell(f"{label} {number}{flags}", kind, number, rec.points if banked else None, marks, hits,
+                    rec.id)
     body = str(number) if banked else rec.mark
     text = " ".join([*(sheet.marks[s] for s in marks), body])
     if flags:
         text += sheet.hit_gap + flags
-    return Cell(text, kind, number if banked else None, rec.points if banked else None, marks, hits)
+    return Cell(text, kind, number if banked else None, rec.points if banked else None, marks, hits, rec.id)
 
 
 def render_text(game: Game) -> str:

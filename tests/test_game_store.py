@@ -79,7 +79,7 @@ def test_cli_new_act_sheet_undo_against_the_database(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert data["players"][0]["score"] == 400 and data["current"]["player"] == "B"
     assert data["rows"][0]["cells"][0] == {"text": "400", "kind": "score", "score": 400, "points": 400,
-                                           "marks": [], "hits": []}
+                                           "marks": [], "hits": [], "turn": 0}
     assert main(["game", "keep", "1", "--db", db]) == 2
     assert "B has no turn going" in capsys.readouterr().err
     assert main(["game", "undo", "--db", db]) == 0

@@ -65,10 +65,18 @@ def test_x2_no_bank_value_before_dialling_in():
     assert odds.one_step_value > 0
 
 
-def test_x2_odds_need_a_turn_about_to_throw():
+def test_x2_right_after_a_throw_odds_assume_the_best_keep():
     t = turn("wheaton")
-    t.throw(dice(1, 2, 3, 4, 6))
-    with pytest.raises(ValueError, match="about to throw"):
+    t.throw(dice(1, 1, 1, 5, 2))
+    before_keep = turn_odds(t)
+    t.keep([0, 1, 2, 3])
+    assert before_keep == turn_odds(t)
+
+
+def test_x2_no_odds_for_a_finished_turn():
+    t = turn("wheaton")
+    t.throw(dice(2, 3, 4, 6, 6))
+    with pytest.raises(ValueError, match="in play"):
         turn_odds(t)
 
 

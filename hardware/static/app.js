@@ -72,10 +72,12 @@ function renderSheet(sheet, current) {
     if (row.halftime) tr.className = "halftime";
     for (const cell of row.cells) {
       const td = document.createElement("td");
-      if (cell && cell.evidence) {
+      const evidence = cell && [].concat(cell.evidence || []);
+      if (evidence && evidence.length) {
+        // Every throw of the turn was kept; the last one decided the cell.
         const a = document.createElement("a");
-        a.href = "#"; a.textContent = cell.text;
-        a.onclick = (e) => { e.preventDefault(); $("evidence-img").src = cell.evidence; $("evidence").showModal(); };
+        a.href = "#"; a.textContent = cell.text; a.title = `${evidence.length} throw(s): tap to see`;
+        a.onclick = (e) => { e.preventDefault(); $("evidence-img").src = evidence[evidence.length - 1]; $("evidence").showModal(); };
         td.append(a);
       } else td.textContent = cell ? cell.text : "";
       tr.append(td);

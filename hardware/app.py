@@ -1,0 +1,302 @@
+"""The table app behind `zonkcam play`: camera -> live throws -> game -> display.
+
+The camera thread feeds every frame to the throw stream (vision); each settled throw becomes
+game actions (rules), recorded in the game database before they take effect (the store); the
+web display only reads `state()` and sends actions through `act()`.
+
+From a throw event to actions, the camera's view is checked against the game, which is the
+authority: the dice set aside are the last throw's dice that were not picked up; picking up
+every die is hot dice when all of them scored, or (with gesture banking) "bank" when the turn
+may be banked; a die off the table, lost, stacked or knocked is a spaz. A throw the game
+cannot accept (the wrong number of dice, an illegal keep, an unreadable die) is not scored:
+the display says why and the scorekeeper corrects it. Nothing is guessed into the score.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+from zonkcam.hardware.cameras import Camera, CameraError
+from zonkcam.hardware.store import Store
+from zonkcam.hardware.web import ActionError, Hub
+from zonkcam.rules import sheet
+from zonkcam.rules.actions import ActionError as LineError
+from zonkcam.rules.game import Game
+from zonkcam.rules.odds import odds_table, turn_odds
+from zonkcam.rules.turn import IllegalAction
+from zonkcam.vision.dice import Die
+
+# Throw-event flags that end the turn as a spaz, with the reason the rules know them by.
+SPAZ_FLAGS = {"spaz": "off_table", "lost": "lost", "stacked": "stacked", "knocked": "knocked"}
+PENALTIES = [("space", "SPACE"), ("dealer-spaz", "DEALER SPAZ"), ("miscall", "Miscalled score")]
+FRAME_EVERY_S = 0.2  # the display's live picture: five frames a second is plenty
+FRAME_WIDTH = 960
+
+
+class ThrowEventLike(Protocol):
+    thrown: list[Die]
+    kept: list[Die]
+    removed: list[Die]
+    flags: list[str]
+    quorum: bool
+
+
+class ThrowStreamLike(Protocol):
+    expecting: bool
+
+    def feed(self, frame: np.ndarray, t: float) -> ThrowEventLike | None: ...
+
+
+@dataclass
+class Live:
+    """What the camera side last saw; read by the display."""
+
+    dice: list[Die] = field(default_factory=list)
+    frame_size: tuple[int, int] | None = None
+    jpeg: bytes | None = None
+    camera: str = "starting"
+    message: str = ""
+    sent_at: float = 0.0
+
+
+class TableApp:
+    def __init__(self, store: Store, game_id: int, hub: Hub, evidence_dir: Path, *,
+                 gesture_bank: bool = False, on_message: Callable[[str], None] = print) -> None:
+        self.store, self.game_id, self.hub = store, game_id, hub
+        self.evidence_dir = evidence_dir / str(game_id)
+        self.evidence_dir.mkdir(parents=True, exist_ok=True)
+        self.gesture_bank = gesture_bank
+        self.on_message = on_message
+        self.live = Live()
+        self.colors: list[str] = []
+        self._lock = threading.RLock()
+        odds_table(self.game.ruleset).values(opened=True)  # solve once now, not mid-turn
+
+    @property
+    def game(self) -> Game:
+        return self.store.game(self.game_id)
+
+    # --- the camera side ----------------------------------------------------------------
+
+    def run(self, camera: Camera, stream: ThrowStreamLike, stop: threading.Event) -> None:
+        """Feed frames until the camera ends or `stop` is set."""
+        generation = getattr(camera, "generation", 0)
+        self.live.camera = "ok"
+        self.publish_state()
+        while not stop.is_set():
+            try:
+                frame = camera.read()
+            except CameraError as exc:
+                self.live.camera, self.live.message = "lost", str(exc)
+                self.publish_state()
+                return
+            if frame is None:
+                self.live.camera, self.live.message = "ended", f"{camera.name}: no more frames"
+                self.publish_state()
+                return
+            if getattr(camera, "generation", 0) != generation:  # reconnected: start afresh
+                generation = camera.generation  # type: ignore[attr-defined]
+                self.live.message = "camera back; throw again if dice moved while it was away"
+            stream.expecting = self.expecting_throw()
+            event = stream.feed(frame.image, frame.t)
+            if event is not None:
+                self.on_throw(event, camera.still())
+            self._send_frame(frame.image)
+
+    def expecting_throw(self) -> bool:
+        game = self.game
+        return not game.over and game.current is not None
+
+    def on_throw(self, event: ThrowEventLike, image: np.ndarray) -> None:
+        """Turn one settled throw into game actions, or say why it was not scored."""
+        self.live.dice = [*event.kept, *event.thrown]
+        self.live.frame_size = (image.shape[1], image.shape[0])
+        with self._lock:
+            try:
+                self._score_throw(event, image)
+            except (IllegalAction, LineError) as exc:
+                self._say(f"throw not scored: {exc}")
+        self.publish_state()
+
+    def _score_throw(self, event: ThrowEventLike, image: np.ndarray) -> None:
+        game = self.game
+        player = game.current
+        if player is None:
+            raise IllegalAction("no game is waiting for a throw")
+        if "cocked" in event.flags or "not_thrown" in event.flags:
+            what = "a die is cocked" if "cocked" in event.flags else "the dice were placed, not thrown"
+            raise IllegalAction(f"{what}: throw again")
+        rec = game.live
+        turn = rec.turn if rec is not None else None
+        if turn is not None and turn.state == "keep":
+            assert turn.last is not None
+            thrown_before = Counter(d.value for d in turn.last.dice)
+            kept = thrown_before - Counter(d.value for d in event.removed)
+            if kept:
+                self._record(f"{player} keep {' '.join(map(str, sorted(kept.elements())))}")
+            elif any(o.all_scored for o in turn.last.options) and len(event.thrown) == game.ruleset.dice:
+                self._record(f"{player} keep {' '.join(str(d.value) for d in turn.last.dice)}")
+            elif self.gesture_bank and turn.bank_blocker() is None:
+                self._record(f"{player} bank")
+                self._say(f"{player} banked (all dice picked up)")
+                player = self.game.current
+                if player is None:
+                    return
+            else:
+                raise IllegalAction("every die was picked up, but at least one scoring die must stay")
+        reasons = [SPAZ_FLAGS[f] for f in event.flags if f in SPAZ_FLAGS]
+        if reasons:
+            self._record(f"{player} spaz {reasons[0]}")
+            self._save_evidence(player, image)
+            self._say(f"{player}: SPAZ ({', '.join(event.flags)})")
+            return
+        if any(d.value is None for d in event.thrown):
+            raise IllegalAction("a die could not be read: tap it to enter its value")
+        tokens = [f"{d.color}:{d.value}" if d.color and self.game.ruleset.dice_colors else str(d.value)
+                  for d in event.thrown]
+        self._record(f"{player} throw {' '.join(tokens)}")
+        self._save_evidence(player, image)
+        self._say("" if event.quorum else "low confidence reading: check the dice")
+
+    def _record(self, line: str) -> Game:
+        return self.store.record(self.game_id, line)
+
+    def _save_evidence(self, player: str, image: np.ndarray) -> None:
+        """The frame a throw was read from, kept as TURN-N.jpg (N-th throw of that turn)."""
+        turn = max(r.id for r in self.game.turns if r.player == player)
+        n = len(self._evidence(turn)) + 1
+        cv2.imwrite(str(self.evidence_dir / f"{turn}-{n}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+
+    def _evidence(self, turn: int | None) -> list[str]:
+        if turn is None:
+            return []
+        files = sorted(self.evidence_dir.glob(f"{turn}-*.jpg"), key=lambda p: int(p.stem.split("-")[1]))
+        return [f"/api/evidence/{p.stem}.jpg" for p in files]
+
+    def _send_frame(self, image: np.ndarray) -> None:
+        now = time.monotonic()
+        if now - self.live.sent_at < FRAME_EVERY_S:
+            return
+        self.live.sent_at = now
+        h, w = image.shape[:2]
+        if w > FRAME_WIDTH:
+            image = cv2.resize(image, (FRAME_WIDTH, round(h * FRAME_WIDTH / w)), interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if ok:
+            self.live.jpeg = jpeg.tobytes()
+            self.live.frame_size = self.live.frame_size or (w, h)
+            self.hub.publish("frame", {"t": now})
+
+    def _say(self, message: str) -> None:
+        self.live.message = message
+        if message:
+            self.on_message(message)
+
+    # --- the display side (web.Table) ---------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            game = self.game
+            data = sheet.to_json(game, odds=turn_odds)
+            log = game.log
+        current = data["current"] or {}
+        turn = current.get("turn") or {}
+        return {
+            "game": {"id": self.game_id, "variant": data["variant"], "title": data["title"],
+                     "phase": data["phase"], "header": data["header"]},
+            "sheet": {
+                "players": [p["name"] for p in data["players"]],
+                "rows": [{"label": r["label"], "halftime": r["kind"] != "round",
+                          "cells": [c | {"evidence": self._evidence(c["turn"])} for c in r["cells"]]}
+                         for r in data["rows"]],
+                "totals": [f"{p['score']} ({p['hits']}¶)" for p in data["players"]],
+            },
+            "turn": {
+                "player": current.get("player"),
+                "total": turn.get("total", 0),
+                "options": turn.get("options", []),
+                "can_bank": bool(turn) and turn.get("state") != "over" and turn.get("bank_blocker") is None,
+                "bank_blocker": turn.get("bank_blocker"),
+                "can_roll_asks": (current.get("ask") or {}).get("times", 0),
+                "clock": current.get("clock"),
+            },
+            "odds": turn.get("odds"),
+            "dice": [d.to_json() for d in self.live.dice],
+            "frame_size": list(self.live.frame_size) if self.live.frame_size else None,
+            "colors": self.colors or list(dict.fromkeys(game.ruleset.dice_colors)),
+            "penalties": [{"name": n, "label": label} for n, label in PENALTIES],
+            "camera": {"status": self.live.camera, "message": self.live.message},
+            "log": [str(a) for a in log[-12:]],
+            "summary": {"text": "\n".join(sheet.summary(game))} if game.over else None,
+            "game_json": data,
+        }
+
+    def publish_state(self) -> None:
+        self.hub.publish("state", self.state())
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        name = action["action"]
+        with self._lock:
+            game = self.game
+            player = game.current
+            try:
+                if name == "bank":
+                    self._record(f"{player} bank")
+                elif name == "undo":
+                    self._record("undo")
+                elif name == "penalty":
+                    self._record(f"{player} penalty {_word(action, 'penalty')}")
+                elif name == "end_game":
+                    self._record("end")
+                elif name == "correct":
+                    self._correct(action)
+                else:
+                    raise ActionError(f"unknown action {name!r}")
+            except (IllegalAction, LineError) as exc:
+                raise ActionError(str(exc)) from None
+        self.publish_state()
+        return {"ok": True}
+
+    def _correct(self, action: dict[str, Any]) -> None:
+        """A tapped die: rewrite the last recorded throw with its new value or colour."""
+        log = self.game.log
+        seq = next((i + 1 for i in range(len(log) - 1, -1, -1) if log[i].verb == "throw"), None)
+        if seq is None:
+            raise ActionError("no throw to correct yet")
+        throw = log[seq - 1]
+        die = action.get("die")
+        if not isinstance(die, int) or not 0 <= die < len(throw.args):
+            raise ActionError(f"the last throw has no die {die!r}")
+        color, _, value = throw.args[die].rpartition(":")
+        if "value" in action:
+            value = str(action["value"])
+        if "color" in action:
+            color = str(action["color"])
+        args = [*throw.args]
+        args[die] = f"{color}:{value}" if color else value
+        self._record(f"correct {seq} {throw.player} throw {' '.join(args)}")
+        self.live.dice = []
+
+    def frame_jpeg(self) -> bytes | None:
+        return self.live.jpeg
+
+    def evidence_jpeg(self, throw_id: str) -> bytes | None:
+        turn, _, n = throw_id.partition("-")
+        if not (turn.isdigit() and n.isdigit()):
+            return None
+        path = self.evidence_dir / f"{throw_id}.jpg"
+        return path.read_bytes() if path.is_file() else None
+
+
+def _word(action: dict[str, Any], key: str) -> str:
+    value = action.get(key)
+    if not isinstance(value, str) or not value.replace("-", "").isalnum():
+        raise ActionError(f"{key} must be a word, not {value!r}")
+    return value

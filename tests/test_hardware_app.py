@@ -1,0 +1,101 @@
+"""The table app: settled throws from the camera become game actions, or a clear refusal."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from zonkcam.hardware.app import TableApp
+from zonkcam.hardware.store import Store
+from zonkcam.hardware.web import ActionError, Hub
+from zonkcam.rules import load_variant
+from zonkcam.rules.game import GameSetup
+from zonkcam.vision.dice import Die
+
+IMAGE = np.zeros((48, 64, 3), np.uint8)
+
+
+def die(value, x=0):
+    return Die(value, None, 0.99, 0.9, (x, 0, x + 10, 10), (x + 5, 5), 0.0, "ok")
+
+
+def event(thrown, kept=(), removed=(), flags=()):
+    return SimpleNamespace(thrown=[die(v, 20 * i) for i, v in enumerate(thrown)],
+                           kept=[die(v) for v in kept], removed=[die(v) for v in removed],
+                           flags=list(flags), quorum=True)
+
+
+@pytest.fixture
+def app(tmp_path):
+    store = Store(tmp_path / "z.db")
+    game_id = store.new_game(GameSetup(load_variant("wheaton"), ("Ann", "Bob")))
+    messages = []
+    table = TableApp(store, game_id, Hub(), tmp_path / "evidence", gesture_bank=True,
+                     on_message=messages.append)
+    table.messages = messages
+    return table
+
+
+def lines(app):
+    return [str(a) for a in app.game.log]
+
+
+def test_throws_keeps_and_gesture_bank_become_actions(app):
+    app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
+    app.on_throw(event([1, 4, 4], kept=[1, 5], removed=[2, 3, 6]), IMAGE)
+    assert lines(app) == ["Ann throw 1 5 2 3 6", "Ann keep 1 5", "Ann throw 1 4 4"]
+    # Ann picks every die up while her 250 may be banked: she banks, Bob throws.
+    app.on_throw(event([4, 4, 4, 2, 6], removed=[1, 5, 1, 4, 4]), IMAGE)
+    assert lines(app)[3:] == ["Ann bank", "Bob throw 4 4 4 2 6"]
+    assert app.game.players["Ann"].score == 250
+    state = app.state()
+    assert state["turn"]["player"] == "Bob" and state["turn"]["options"][0]["points"] == 400
+    assert state["sheet"]["rows"][0]["cells"][0]["text"] == "250"
+
+
+def test_hot_dice_when_every_die_scored_and_was_picked_up(app):
+    app.on_throw(event([1, 1, 1, 5, 5]), IMAGE)
+    app.on_throw(event([2, 3, 4, 6, 6], removed=[1, 1, 1, 5, 5]), IMAGE)
+    assert lines(app) == ["Ann throw 1 1 1 5 5", "Ann keep 1 1 1 5 5", "Ann throw 2 3 4 6 6"]
+    assert app.game.live is None and app.game.current == "Bob"  # VANNA
+
+
+def test_a_die_off_the_table_is_a_spaz(app):
+    app.on_throw(event([1, 5, 2, 3, 6], flags=["spaz"]), IMAGE)
+    assert lines(app) == ["Ann spaz off_table"]
+    assert app.game.current == "Bob"
+
+
+def test_what_the_game_cannot_accept_is_not_scored_and_says_why(app):
+    app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
+    app.on_throw(event([1, 4, 4], kept=[2, 3], removed=[1, 5, 6]), IMAGE)  # kept 2 and 3
+    assert lines(app) == ["Ann throw 1 5 2 3 6"]
+    assert "throw not scored" in app.messages[-1] and "cannot be set aside" in app.messages[-1]
+    app.on_throw(event([1, 4, 4, 2, 2, 3]), IMAGE)
+    assert lines(app) == ["Ann throw 1 5 2 3 6"]
+
+
+def test_cocked_die_asks_for_a_rethrow(app):
+    app.on_throw(event([1, 5, 2, 3, 6], flags=["cocked"]), IMAGE)
+    assert lines(app) == [] and "cocked" in app.messages[-1]
+
+
+def test_kiosk_actions_bank_correct_undo(app):
+    app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
+    app.act({"action": "correct", "die": 2, "value": 3})
+    assert lines(app)[-1] == "correct 1 Ann throw 1 5 3 3 6"
+    with pytest.raises(ActionError, match="DIAL IN"):
+        app.act({"action": "bank"})
+    app.act({"action": "undo"})  # retracts the (corrected) throw: Ann throws again
+    assert app.game.live is None and app.game.current == "Ann"
+    app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
+    with pytest.raises(ActionError, match="no die 9"):
+        app.act({"action": "correct", "die": 9, "value": 1})
+    app.act({"action": "penalty", "penalty": "space"})
+    assert app.game.current == "Bob"
+
+
+def test_evidence_of_every_throw_is_linked_from_the_sheet(app):
+    app.on_throw(event([2, 3, 4, 6, 6]), IMAGE)  # ZONK
+    cell = app.state()["sheet"]["rows"][0]["cells"][0]
+    assert cell["text"] == "ZONK" and cell["evidence"] == ["/api/evidence/0-1.jpg"]
+    assert app.evidence_jpeg("0-1").startswith(b"\xff\xd8")
+    assert app.evidence_jpeg("../x") is None
