@@ -1,0 +1,203 @@
+"""From a stream of frames to throw events: motion → read with a quorum → kept vs thrown.
+
+    stream = ThrowStream(Reader(), table=TableConfig.load("table.json"))
+    for index, (t, frame) in enumerate(frames):
+        event = stream.feed(frame, t)
+        if event:
+            print(event.to_json())
+
+`reader` is anything with `.read(image_bgr, table=polygon_or_None) -> Reading` (the recognizer,
+or a stand-in in tests). Frames are kept by reference for the quorum, so a source that reuses its
+buffer must pass copies.
+
+Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
+at a time, and an event is out when the work that produced it ends. A replay therefore reports
+what a camera at the file's frame rate would have seen on this machine.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+import numpy as np
+from zonkcam.vision.dice import Die, Reading
+from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.table import Polygon, TableConfig
+from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker, die_size, mark_geometry
+
+
+class DiceReader(Protocol):
+    def read(self, image: np.ndarray, table: Polygon | None = None) -> Reading: ...
+
+
+@dataclass(slots=True)
+class StreamStats:
+    frames: int = 0
+    settles: int = 0
+    throws: int = 0
+    ignored: int = 0  # throw-like settles while no throw was expected
+    low_confidence: int = 0  # settles accepted without a quorum
+    reads: int = 0
+    motion_s: float = 0.0
+    read_ms: list[float] = field(default_factory=list)
+    latency_ms: list[float] = field(default_factory=list)
+    flags: Counter = field(default_factory=Counter)
+    outcomes: Counter = field(default_factory=Counter)
+
+    def to_json(self) -> dict:
+        def med(xs: list[float]) -> float | None:
+            return round(statistics.median(xs), 1) if xs else None
+
+        return {
+            "frames": self.frames,
+            "settles": self.settles,
+            "throws": self.throws,
+            "ignored_throws": self.ignored,
+            "low_confidence": self.low_confidence,
+            "reads": self.reads,
+            "outcomes": dict(self.outcomes),
+            "flags": {f: self.flags[f] for f in FLAGS if self.flags[f]},
+            "motion_ms_per_frame": round(1000 * self.motion_s / max(1, self.frames), 3),
+            "read_ms_median": med(self.read_ms),
+            "latency_ms_median": med(self.latency_ms),
+            "latency_ms_max": round(max(self.latency_ms), 1) if self.latency_ms else None,
+        }
+
+
+def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
+    """Per-die majority over the readings: (dice, agreed).
+
+    Dice are grouped by position across the readings. A group is decided when at least two
+    readings agree on it — on its value, colour and status, or on there being no die there.
+    `agreed` is True when every group is decided; otherwise each group falls back to its most
+    common answer.
+    """
+    size = die_size([d for r in readings for d in r])
+    groups: list[dict[int, Die]] = []
+    for k, reading in enumerate(readings):
+        for d in reading:
+            best = min((g for g in groups if k not in g),
+                       key=lambda g: _gap(g, d), default=None)
+            if best is not None and _gap(best, d) < 0.5 * size:
+                best[k] = d
+            else:
+                groups.append({k: d})
+    need = min(2, len(readings))
+    dice, agreed = [], True
+    for g in groups:
+        votes = Counter((d.value, d.color, d.status) for d in g.values())
+        absent = len(readings) - len(g)
+        key, n = votes.most_common(1)[0]
+        if max(n, absent) < need:
+            agreed = False
+        if n >= absent:
+            dice.append(max((d for d in g.values() if (d.value, d.color, d.status) == key),
+                            key=lambda d: d.confidence))
+    return sorted(dice, key=lambda d: (d.center[1], d.center[0])), agreed
+
+
+def _gap(group: dict[int, Die], d: Die) -> float:
+    last = group[max(group)]
+    return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
+
+
+class ThrowStream:
+    """Feeds frames through motion detection, quorum reading and the throw tracker."""
+
+    def __init__(self, reader: DiceReader, table: TableConfig | None = None, *,
+                 motion: MotionConfig | None = None, quorum: int = 3, max_reads: int = 6,
+                 dice_count: int | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.reader = reader
+        self.table = table
+        self.motion = RestDetector(motion)
+        self.tracker = ThrowTracker(table, dice_count=dice_count)
+        self.quorum = quorum
+        self.max_reads = max(quorum, max_reads)
+        self.clock = clock
+        self.stats = StreamStats()
+        self._still: deque[np.ndarray] = deque(maxlen=quorum)
+        self._reads: list[list[Die]] | None = None  # set while a settle awaits its quorum
+        self._rolled = False
+        self._last_motion_t = 0.0
+        self._busy_until = -np.inf
+        self._index = -1
+        self._size: tuple[int, int] | None = None
+
+    @property
+    def expecting(self) -> bool:
+        """Whether a throw is expected now (set by the app layer); others are not reported."""
+        return self.tracker.expecting
+
+    @expecting.setter
+    def expecting(self, value: bool) -> None:
+        self.tracker.expecting = value
+
+    def feed(self, frame: np.ndarray, t: float) -> ThrowEvent | None:
+        """Process the next frame, taken at stream time `t` seconds."""
+        self._index += 1
+        h, w = frame.shape[:2]
+        if self._size is None:
+            self._size = (w, h)
+            if self.table is not None:
+                self.table = self.tracker.table = self.table.scaled(w, h)
+        elif self._size != (w, h):
+            raise ValueError(f"frame {self._index} is {w}x{h}, earlier frames were "
+                             f"{self._size[0]}x{self._size[1]}")
+        start = self.clock()
+        update = self.motion.update(frame, t)
+        self.stats.frames += 1
+        self.stats.motion_s += self.clock() - start
+        event = None
+        if update.moving:
+            self._still.clear()
+            self._reads = None
+        else:
+            self._still.append(frame)
+            if update.settled:
+                self._reads = [self._read(f) for f in self._still]
+                self._rolled, self._last_motion_t = update.rolling, update.last_motion_t
+            elif self._reads is not None:
+                self._reads.append(self._read(frame))
+            if self._reads is not None:
+                event = self._try_decide(t)
+        end = max(t, self._busy_until) + (self.clock() - start)
+        self._busy_until = end
+        if event is not None:
+            latency = 1000 * (end - self._last_motion_t - self.motion.config.settle_s)
+            event = replace(event, latency_ms=latency)
+            self.stats.latency_ms.append(latency)
+        return event
+
+    def _read(self, frame: np.ndarray) -> list[Die]:
+        start = self.clock()
+        reading = self.reader.read(frame, self.table.polygon if self.table else None)
+        self.stats.read_ms.append(1000 * (self.clock() - start))
+        self.stats.reads += 1
+        return mark_geometry(reading.dice, self.table)
+
+    def _try_decide(self, t: float) -> ThrowEvent | None:
+        assert self._reads is not None
+        if len(self._reads) < min(self.quorum, 2):
+            return None
+        dice, agreed = vote(self._reads[-self.quorum:])
+        if not agreed and len(self._reads) < self.max_reads:
+            return None
+        self._reads = None
+        self.stats.settles += 1
+        self.stats.low_confidence += not agreed
+        outcome = self.tracker.settle(dice, self._rolled)
+        self.stats.outcomes[outcome.kind] += 1
+        if outcome.kind == "ignored":
+            self.stats.ignored += 1
+        if outcome.kind != "throw":
+            return None
+        self.stats.throws += 1
+        self.stats.flags.update(outcome.flags)
+        return ThrowEvent(t=t, frame=self._index, thrown=outcome.thrown, kept=outcome.kept,
+                          removed=outcome.removed, flags=outcome.flags, quorum=agreed)
+

@@ -1,0 +1,200 @@
+"""The table region dice must land in, an optional keep zone, and how to find them.
+
+A calibration is saved as a small JSON file (`zonkcam calibrate` writes it, `zonkcam replay
+--table FILE` reads it):
+
+    {"frame_size": [640, 480], "polygon": [[x, y], ...], "keep_zone": [[x, y], ...] | null}
+
+A die is off the table (SPAZ) when its top face lies outside the polygon or crosses its edge.
+Dice inside the keep zone are the player's set-aside dice, for tables that slide kept dice to one
+side instead of leaving them where they landed.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+Point = tuple[int, int]
+Polygon = list[Point]
+
+
+class TableConfigError(ValueError):
+    """A calibration file that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    frame_size: tuple[int, int]  # width, height the polygons are expressed in
+    polygon: Polygon
+    keep_zone: Polygon | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "frame_size": list(self.frame_size),
+            "polygon": [list(p) for p in self.polygon],
+            "keep_zone": [list(p) for p in self.keep_zone] if self.keep_zone else None,
+        }
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> TableConfig:
+        try:
+            data = json.loads(Path(path).read_text())
+            size = tuple(int(v) for v in data["frame_size"])
+            polygon = _polygon(data["polygon"])
+            keep = _polygon(data["keep_zone"]) if data.get("keep_zone") else None
+        except OSError as exc:
+            raise TableConfigError(f"cannot read table file {path}: {exc.strerror}") from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise TableConfigError(f"{path} is not a table calibration file ({exc})") from exc
+        if len(size) != 2 or len(polygon) < 3:
+            raise TableConfigError(f"{path}: needs frame_size [w, h] and a polygon of 3+ points")
+        return cls((size[0], size[1]), polygon, keep)
+
+    def scaled(self, width: int, height: int) -> TableConfig:
+        """The same calibration for frames of another size (e.g. full-resolution stills)."""
+        if (width, height) == self.frame_size:
+            return self
+        sx, sy = width / self.frame_size[0], height / self.frame_size[1]
+
+        def scale(poly: Polygon) -> Polygon:
+            return [(round(x * sx), round(y * sy)) for x, y in poly]
+
+        return TableConfig((width, height), scale(self.polygon),
+                           scale(self.keep_zone) if self.keep_zone else None)
+
+
+def _polygon(points: object) -> Polygon:
+    return [(round(float(p[0])), round(float(p[1]))) for p in points]  # type: ignore[index]
+
+
+def parse_polygon(text: str) -> Polygon:
+    """`x1,y1,x2,y2,...` → polygon; a 4-number text is an axis-aligned rectangle."""
+    try:
+        nums = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+    except ValueError as exc:
+        raise TableConfigError(f"polygon must be numbers x1,y1,x2,y2,...: {text!r}") from exc
+    if len(nums) == 4:
+        x1, y1, x2, y2 = nums
+        nums = [x1, y1, x2, y1, x2, y2, x1, y2]
+    if len(nums) < 6 or len(nums) % 2:
+        raise TableConfigError("polygon needs 3 or more x,y points (or x1,y1,x2,y2 for a box)")
+    return [(round(nums[i]), round(nums[i + 1])) for i in range(0, len(nums), 2)]
+
+
+def inside(polygon: Polygon, x: float, y: float) -> bool:
+    return cv2.pointPolygonTest(_contour(polygon), (float(x), float(y)), False) >= 0
+
+
+def box_inside(polygon: Polygon, box: tuple[int, int, int, int], margin: float = 0.0) -> bool:
+    """True when the box (shrunk by `margin` of its size on each side) lies inside the polygon.
+
+    The box is a die's axis-aligned top-face box, which is larger than the face when it is
+    rotated, so callers pass a small margin to avoid calling a die near the edge off the table.
+    """
+    x1, y1, x2, y2 = box
+    dx, dy = (x2 - x1) * margin, (y2 - y1) * margin
+    contour = _contour(polygon)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0
+               for x, y in ((x1 + dx, y1 + dy), (x2 - dx, y1 + dy),
+                            (x2 - dx, y2 - dy), (x1 + dx, y2 - dy)))
+
+
+def _contour(polygon: Polygon) -> np.ndarray:
+    return np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+
+
+def find_table(image: np.ndarray) -> Polygon:
+    """Find the large uniform area the dice land on (a mat, a tray floor, a table top).
+
+    Takes the colour around the image centre, keeps the connected area of similar colour that
+    contains the centre (closing over dice and pips), and returns its outline simplified to a
+    polygon. The caller checks the result with `region_warnings`.
+    """
+    h, w = image.shape[:2]
+    scale = 240 / max(h, w)
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
+    # Sample the surface colour as the median of a central patch: dice cover a minority of it.
+    patch = lab[sh * 3 // 8: sh * 5 // 8, sw * 3 // 8: sw * 5 // 8].reshape(-1, 3)
+    surface = np.median(patch, axis=0)
+    dist = np.linalg.norm(lab - surface, axis=2)
+    spread = float(np.percentile(np.linalg.norm(patch - surface, axis=1), 50))
+    similar = (dist < max(12.0, 3.0 * spread)).astype(np.uint8)
+    k = max(3, round(min(sh, sw) / 20)) | 1
+    closed = cv2.morphologyEx(similar, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels = cv2.connectedComponents(closed)
+    centre_label = labels[sh // 2, sw // 2]
+    if n <= 1 or centre_label == 0:
+        return [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]
+    region = (labels == centre_label).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    approx = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True)
+    return [(min(w - 1, round(x / scale)), min(h - 1, round(y / scale)))
+            for x, y in approx.reshape(-1, 2)]
+
+
+def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
+                    image: np.ndarray | None = None) -> list[str]:
+    """Plain-language warnings for a region that is obviously wrong."""
+    w, h = frame_size
+    area = abs(cv2.contourArea(_contour(polygon))) / float(w * h)
+    warnings = []
+    if area < 0.10:
+        warnings.append(f"the table region covers only {area:.0%} of the frame: "
+                        "dice will land outside it and count as SPAZ")
+    elif area > 0.95:
+        note = ("; a tray or mat seems visible — give its corners with --polygon"
+                if image is not None and _inner_frame_visible(image) else "")
+        warnings.append(f"the table region covers {area:.0%} of the frame: dice leaving the "
+                        f"table cannot be seen as SPAZ{note}")
+    if any(not (0 <= x < w and 0 <= y < h) for x, y in polygon):
+        warnings.append("the table region reaches outside the frame")
+    return warnings
+
+
+def _inner_frame_visible(image: np.ndarray) -> bool:
+    """A long straight edge well inside the frame suggests a tray rim or a mat edge."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 50, 150)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, 80, minLineLength=min(h, w) // 3,
+                            maxLineGap=5)
+    if lines is None:
+        return False
+    m = min(h, w) // 20
+    for x1, y1, x2, y2 in lines.reshape(-1, 4):
+        if all(m < x < w - m for x in (x1, x2)) and all(m < y < h - m for y in (y1, y2)):
+            return True
+    return False
+
+
+def draw_overlay(image: np.ndarray, config: TableConfig,
+                 warnings: list[str] | None = None) -> np.ndarray:
+    """The frame with the table region (green), keep zone (blue) and warnings drawn on it."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    tint = out.copy()
+    cv2.fillPoly(tint, [np.asarray(config.polygon, np.int32)], (0, 200, 0))
+    if config.keep_zone:
+        cv2.fillPoly(tint, [np.asarray(config.keep_zone, np.int32)], (200, 120, 0))
+    out = cv2.addWeighted(tint, 0.25, out, 0.75, 0)
+    cv2.polylines(out, [np.asarray(config.polygon, np.int32)], True, (0, 255, 0), 2)
+    if config.keep_zone:
+        cv2.polylines(out, [np.asarray(config.keep_zone, np.int32)], True, (255, 160, 0), 2)
+    for i, text in enumerate(warnings or []):
+        y = 22 + 20 * i
+        cv2.putText(out, text[:90], (8, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3)
+        cv2.putText(out, text[:90], (8, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 200, 255), 1)
+    return out

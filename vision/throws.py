@@ -1,0 +1,246 @@
+"""Kept vs thrown: turn successive settled readings into throw events.
+
+Each settle is compared with the table as it was at the previous settle:
+
+- dice at the same place (within `match_tol` of a die's size, same value, colour and turn) are
+  *the same die*: the player left it there (kept);
+- dice that vanished were picked up (`removed`); they are collected over every settle since the
+  last throw, so a pause between picking up and throwing changes nothing;
+- dice that moved or appeared are the new throw (`thrown`).
+
+A settle with nothing new (a nudged table, a light change, a hand that hovered and left, dice
+being picked up) is not a throw. Hidden dice that reappear where they were are the same dice.
+Once a pick-up has been seen, a remaining die that moved a little (`nudge_radius` die sizes) with
+the same face is a kept die that was knocked, and the next throw carries `knocked`. Dice slid
+into the keep zone are kept, not knocked.
+
+Flags on a throw: `spaz` (a die off the table, or a die count that does not add up), `lost`
+(fewer dice on the table than in play: a die left the table or is hidden), `knocked`,
+`not_thrown` (no rolling motion was seen: dice placed or slid), `cocked`, `stacked`. A stacked
+die stands for two dice (one hides under it) when counting.
+
+This module knows nothing of scoring: the rules decide what the flags cost.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from zonkcam.vision.dice import Die
+from zonkcam.vision.table import TableConfig, box_inside, inside
+
+FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
+Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowEvent:
+    """One settled throw."""
+
+    t: float  # stream time of the frame the reading was accepted on, seconds
+    frame: int
+    thrown: list[Die]
+    kept: list[Die]
+    removed: list[Die]
+    flags: list[str]
+    latency_ms: float = 0.0  # last moving frame → event, minus the settle window
+    quorum: bool = True  # False: the reads never agreed, the reading has low confidence
+
+    def to_json(self) -> dict:
+        return {
+            "t": round(self.t, 3),
+            "frame": self.frame,
+            "thrown": [d.to_json() for d in self.thrown],
+            "kept": [d.to_json() for d in self.kept],
+            "removed": [d.to_json() for d in self.removed],
+            "flags": list(self.flags),
+            "latency_ms": round(self.latency_ms, 1),
+            "quorum": self.quorum,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    kind: Kind
+    thrown: list[Die] = field(default_factory=list)
+    kept: list[Die] = field(default_factory=list)
+    removed: list[Die] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+
+
+def die_size(dice: list[Die], default: float = 30.0) -> float:
+    """Median top-face side in pixels, undoing the box growth a rotation causes."""
+    sides = []
+    for d in dice:
+        a = math.radians(d.angle % 90)
+        grow = abs(math.cos(a)) + abs(math.sin(a))
+        sides.append(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) / grow)
+    return statistics.median(sides) if sides else default
+
+
+def mark_geometry(dice: list[Die], table: TableConfig | None) -> list[Die]:
+    """Statuses the reader cannot know or may miss: off the table, and stacked.
+
+    A die whose face crosses the table edge is `off_table`. Two dice much closer than one die
+    size cannot both lie flat: the one read with more confidence is on top (`stacked`) and the
+    other, mostly hidden, is dropped.
+    """
+    size = die_size(dice)
+    out: list[Die] = []
+    for d in sorted(dice, key=lambda d: -d.confidence):
+        below = next((o for o in out if _dist(o, d) < 0.6 * size), None)
+        if below is not None:
+            if below.status == "ok":
+                out[out.index(below)] = replace(below, status="stacked")
+            continue
+        out.append(d)
+    if table is not None:
+        out = [replace(d, status="off_table")
+               if d.status != "off_table" and not _on_table(d, table) else d for d in out]
+    return sorted(out, key=lambda d: (d.center[1], d.center[0]))
+
+
+def _on_table(d: Die, table: TableConfig) -> bool:
+    return inside(table.polygon, *d.center) and box_inside(table.polygon, d.box, margin=0.15)
+
+
+def _dist(a: Die, b: Die, shift: tuple[float, float] = (0.0, 0.0)) -> float:
+    return math.hypot(b.center[0] - a.center[0] - shift[0], b.center[1] - a.center[1] - shift[1])
+
+
+def _same_face(a: Die, b: Die) -> bool:
+    if a.value != b.value or a.status != b.status:
+        return False
+    return a.color is None or b.color is None or a.color == b.color
+
+
+def _angle_close(a: Die, b: Die, tol: float | None) -> bool:
+    if tol is None:
+        return True
+    d = abs(a.angle - b.angle) % 90
+    return min(d, 90 - d) <= tol
+
+
+class ThrowTracker:
+    """Compares each settled reading with the table before it and reports throws.
+
+    Set `expecting` from the app layer: a throw-like settle while no throw is expected updates
+    the tracker's picture of the table but produces no event.
+    """
+
+    def __init__(self, table: TableConfig | None = None, *, dice_count: int | None = None,
+                 match_tol: float = 0.35, angle_tol: float | None = 20.0,
+                 nudge_radius: float = 2.5, shift_max: float = 1.0) -> None:
+        self.table = table
+        self.dice_count = dice_count  # dice in play; learned from the throws when None
+        self.match_tol = match_tol
+        self.angle_tol = angle_tol
+        self.nudge_radius = nudge_radius
+        self.shift_max = shift_max
+        self.expecting = True
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the table (e.g. a new game)."""
+        self._on_table: list[Die] | None = None
+        self._removed: list[Die] = []  # picked up since the last throw
+        self._pickup_seen = False
+        self._knocked = False
+
+    def settle(self, dice: list[Die], rolled: bool) -> Outcome:
+        """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen."""
+        if self._on_table is None:
+            self._on_table = list(dice)
+            if rolled and dice and self.expecting:
+                return self._throw(dice, [], [], moved_kept=False, rolled=True)
+            return Outcome("baseline")
+        before = self._on_table
+        size = die_size(before + dice)
+        shift = self._table_shift(before, dice, size)
+        pairs, gone, fresh = self._match(before, dice, self.match_tol * size, shift, angles=True)
+        # Dice hidden at an earlier settle (a hand resting over them) that are back in place.
+        back, self._removed, fresh = self._match(self._removed, fresh, self.match_tol * size,
+                                                 shift, angles=True)
+        kept = [new for _, new in pairs + back]
+        in_zone = [d for d in fresh if self._in_keep_zone(d)]
+        fresh = [d for d in fresh if not self._in_keep_zone(d)]
+        # Dice slid to the keep zone are some of the vanished ones, matched by face.
+        slid, gone, _ = self._match(gone, in_zone, math.inf, (0.0, 0.0), angles=False)
+        kept += in_zone
+        moved: list[tuple[Die, Die]] = []
+        if self._pickup_seen or not rolled:
+            moved, gone, fresh = self._match(gone, fresh, self.nudge_radius * size, shift,
+                                             angles=False)
+            kept += [new for _, new in moved]
+        self._on_table = list(dice)
+        if not fresh:
+            self._removed += gone
+            self._pickup_seen |= bool(gone)
+            self._knocked |= bool(moved) and self._pickup_seen
+            if gone:
+                return Outcome("pickup", removed=gone)
+            return Outcome("nudge" if moved or slid else "none")
+        return self._throw(fresh, kept, self._removed + gone,
+                           moved_kept=self._knocked or bool(moved), rolled=rolled)
+
+    def _throw(self, thrown: list[Die], kept: list[Die], removed: list[Die], *,
+               moved_kept: bool, rolled: bool) -> Outcome:
+        on_table = thrown + kept
+        count = sum(2 if d.status == "stacked" else 1 for d in on_table)
+        lost = self.dice_count is not None and count < self.dice_count
+        if self.dice_count is None or count > self.dice_count:
+            self.dice_count = count
+        flags = []
+        if lost or any(d.status == "off_table" for d in on_table):
+            flags.append("spaz")
+        if lost:
+            flags.append("lost")
+        if moved_kept:
+            flags.append("knocked")
+        if not rolled:
+            flags.append("not_thrown")
+        for status in ("cocked", "stacked"):
+            if any(d.status == status for d in thrown):
+                flags.append(status)
+        self._removed, self._pickup_seen, self._knocked = [], False, False
+        kind: Kind = "throw" if self.expecting else "ignored"
+        return Outcome(kind, thrown, kept, removed, flags)
+
+    def _in_keep_zone(self, d: Die) -> bool:
+        return bool(self.table and self.table.keep_zone and inside(self.table.keep_zone, *d.center))
+
+    def _match(self, old: list[Die], new: list[Die], tol: float, shift: tuple[float, float],
+               *, angles: bool) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
+        """Greedy nearest one-to-one matching of same-face dice: (pairs, old left, new left)."""
+        cands = sorted(
+            (_dist(a, b, shift), i, j) for i, a in enumerate(old) for j, b in enumerate(new)
+            if _same_face(a, b) and (not angles or _angle_close(a, b, self.angle_tol)))
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        pairs = []
+        for dist, i, j in cands:
+            if dist > tol:
+                break
+            if i in used_a or j in used_b:
+                continue
+            used_a.add(i)
+            used_b.add(j)
+            pairs.append((old[i], new[j]))
+        return (pairs, [a for i, a in enumerate(old) if i not in used_a],
+                [b for j, b in enumerate(new) if j not in used_b])
+
+    def _table_shift(self, old: list[Die], new: list[Die], size: float) -> tuple[float, float]:
+        """The common displacement of a nudged table (or camera), if two or more dice agree."""
+        tol = self.match_tol * size
+        best, best_n = (0.0, 0.0), len(self._match(old, new, tol, (0.0, 0.0), angles=True)[0])
+        for a in old:
+            for b in new:
+                shift = (b.center[0] - a.center[0], b.center[1] - a.center[1])
+                if not _same_face(a, b) or math.hypot(*shift) > self.shift_max * size:
+                    continue
+                n = len(self._match(old, new, tol, shift, angles=True)[0])
+                if n >= 2 and n > best_n:
+                    best, best_n = shift, n
+        return best
