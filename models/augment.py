@@ -13,7 +13,7 @@ import numpy as np
 def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Randomly relight, blur, add noise and JPEG-compress a grey uint8 image."""
     out = img.astype(np.float32)
-    if rng.random() < 0.15:
+    if rng.random() < 0.1:
         out = 255.0 - out
     # lighting: gain, offset, gamma and a linear gradient across the frame
     gain = rng.uniform(0.55, 1.4)

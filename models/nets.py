@@ -34,12 +34,12 @@ class Proposer(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.s4 = nn.Sequential(conv(1, 16, 2), conv(16, 24, 2), conv(24, 24))
-        self.s8 = nn.Sequential(sep(24, 48, 2), sep(48, 48))
-        self.s16 = nn.Sequential(sep(48, 64, 2), sep(64, 64), sep(64, 64))
-        self.s32 = nn.Sequential(sep(64, 96, 2), sep(96, 96), sep(96, 96, dilation=2))
-        self.lat16 = nn.Conv2d(64, 96, 1)
-        self.mix16 = sep(96, 64)
-        self.lat8 = nn.Conv2d(48, 64, 1)
+        self.s8 = nn.Sequential(sep(24, 64, 2), sep(64, 64))
+        self.s16 = nn.Sequential(sep(64, 96, 2), sep(96, 96), sep(96, 96))
+        self.s32 = nn.Sequential(sep(96, 128, 2), sep(128, 128), sep(128, 128, dilation=2))
+        self.lat16 = nn.Conv2d(96, 128, 1)
+        self.mix16 = sep(128, 64)
+        self.lat8 = nn.Conv2d(64, 64, 1)
         self.mix8 = sep(64, 48)
         self.lat4 = nn.Conv2d(24, 48, 1)
         self.mix4 = conv(48, 32)
@@ -62,12 +62,12 @@ class FaceClassifier(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            conv(1, 16), conv(16, 16), nn.MaxPool2d(2),
-            conv(16, 32), conv(32, 32), nn.MaxPool2d(2),
-            conv(32, 64), conv(64, 64), nn.MaxPool2d(2),
-            conv(64, 96),
+            conv(1, 24), conv(24, 24), nn.MaxPool2d(2),
+            conv(24, 48), conv(48, 48), nn.MaxPool2d(2),
+            conv(48, 64), conv(64, 64), nn.MaxPool2d(2),
+            conv(64, 128),
         )
-        self.fc = nn.Linear(96, N_CLASSES)
+        self.fc = nn.Linear(128, N_CLASSES)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = (x - 0.45) / 0.25

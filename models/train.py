@@ -1,6 +1,6 @@
 """Train the recognizer's two nets on rune55's `fit` photo groups and export `models/dice.onnx`.
 
-    python -m zonkcam.models.train [--epochs-det 8] [--epochs-cls 8] [--out models/dice.onnx]
+    python -m zonkcam.models.train [--epochs-det 9] [--epochs-cls 8] [--out models/dice.onnx]
 
 CPU only, seeded, with a progress bar on stderr. Stages: (1) the proposer learns die centres and
 sizes on augmented whole pictures; (2) it is run over the training pictures to mine its false
@@ -24,8 +24,10 @@ from zonkcam.models.augment import photometric, random_affine
 from zonkcam.models.nets import CROP, STRIDE, Exported, FaceClassifier, Proposer
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
+from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die, render_scene
 
-DET_VIEW = 256  # training views; the net is fully convolutional and runs at ~320 later
+DET_VIEW = 224  # training views; the net is fully convolutional and runs at ~320 later
+DRAWN_FRACTION = 0.2  # share of proposer views and positive crops drawn, not photographed
 CROP_MARGIN = 1.1  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
 
 
@@ -55,9 +57,22 @@ def load_grey(items: list[Labelled]) -> list[np.ndarray]:
 
 
 # ---------------------------------------------------------------- proposer data
+def drawn_table(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A drawn table of coloured dice (grey, 448 px) with YOLO-style rows, for variety of
+    surfaces and colours that rune55's grey photos lack."""
+    side = 448
+    size = float(np.exp(rng.uniform(np.log(14), np.log(110))))
+    image, dice = render_scene(rng, side, side, n=int(rng.integers(0, 9)), size=size,
+                               kind=str(rng.choice(["felt", "wood", "paper", "dark"])))
+    rows = [(d.value, (b[0] + b[2]) / 2 / side, (b[1] + b[3]) / 2 / side,
+             (b[2] - b[0]) / side, (b[3] - b[1]) / side) for d in dice for b in [d.box]]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return grey, np.array(rows, np.float32).reshape(-1, 5)
+
+
 def proposer_sample(img: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
     h, w = img.shape
-    scale = 0.5 * math.exp(rng.uniform(math.log(0.5), math.log(2.2)))
+    scale = 0.5 * math.exp(rng.uniform(math.log(0.6), math.log(1.8)))
     center = (rng.uniform(0, w), rng.uniform(0, h))
     m = random_affine(rng, center, DET_VIEW, scale, free_rotation=False)
     fill = int(rng.integers(0, 256))
@@ -93,8 +108,12 @@ class ProposerData(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         rng = np.random.default_rng(self.seed + (info.id if info else 0))
         for _ in range(self.n):
-            i = int(rng.integers(len(self.images)))
-            v, heat, reg, mask = proposer_sample(self.images[i], self.items[i].dice, rng)
+            if rng.random() < DRAWN_FRACTION:
+                image, dice = drawn_table(rng)
+            else:
+                i = int(rng.integers(len(self.images)))
+                image, dice = self.images[i], self.items[i].dice
+            v, heat, reg, mask = proposer_sample(image, dice, rng)
             yield (torch.from_numpy(v[None].astype(np.float32) / 255), torch.from_numpy(heat[None]),
                    torch.from_numpy(reg), torch.from_numpy(mask[None]))
 
@@ -170,6 +189,26 @@ def classifier_patches(images, items, rng, mined=None):
     return np.stack(patches), np.array(labels, np.int64)
 
 
+def drawn_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """`n` drawn dice centred in patches (coloured, then grey), with a neighbour now and then."""
+    die = PATCH / PATCH_MARGIN
+    out, labels = [], []
+    for _ in range(n):
+        img = background(rng, PATCH, PATCH, str(rng.choice(["felt", "wood", "paper", "dark"])))
+        if rng.random() < 0.3:  # a touching neighbour at the edge of the patch
+            a = rng.uniform(0, 2 * np.pi)
+            draw_die(img, DrawnDie(int(rng.integers(1, 7)), str(rng.choice(list(BODY_BGR))),
+                                   PATCH / 2 + 1.05 * die * np.cos(a),
+                                   PATCH / 2 + 1.05 * die * np.sin(a), die, rng.uniform(0, 90)))
+        value = int(rng.integers(1, 7))
+        draw_die(img, DrawnDie(value, str(rng.choice(list(BODY_BGR))), PATCH / 2, PATCH / 2,
+                               die * rng.uniform(0.92, 1.05), rng.uniform(0, 90)))
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+        out.append(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+        labels.append(value)
+    return np.stack(out), np.array(labels, np.int64)
+
+
 def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     die = PATCH / PATCH_MARGIN
     k = (CROP / CROP_MARGIN) / die * rng.uniform(0.85, 1.15)
@@ -177,7 +216,7 @@ def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     m = random_affine(rng, center, CROP, k, free_rotation=True)
     crop = cv2.warpAffine(patch, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
-    if rng.random() < 0.3:  # a die only a few pixels across, upsampled as the reader does
+    if rng.random() < 0.2:  # a die only a few pixels across, upsampled as the reader does
         small = int(rng.integers(9, 24))
         crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA),
                           (CROP, CROP), interpolation=cv2.INTER_LINEAR)
@@ -286,11 +325,15 @@ def export(proposer: Proposer, classifier: FaceClassifier, out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m zonkcam.models.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--epochs-det", type=int, default=8)
+    ap.add_argument("--epochs-det", type=int, default=9)
     ap.add_argument("--epochs-cls", type=int, default=8)
     ap.add_argument("--limit", type=int, default=0, help="use only N pictures (smoke test)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "dice.onnx")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/zonkcam-train"),
+                    help="where stage checkpoints go (default /tmp/zonkcam-train)")
+    ap.add_argument("--reuse-proposer", action="store_true",
+                    help="load WORK/proposer.pt from an earlier run instead of training it")
     args = ap.parse_args(argv)
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").exists():
@@ -304,12 +347,24 @@ def main(argv: list[str] | None = None) -> int:
         items = [items[i] for i in sorted(rng.choice(len(items), args.limit, replace=False))]
     t0 = time.time()
     images = load_grey(items)
-    proposer = train_proposer(images, items, args.epochs_det, args.seed)
+    args.work.mkdir(parents=True, exist_ok=True)
+    if args.reuse_proposer:
+        proposer = Proposer()
+        proposer.load_state_dict(torch.load(args.work / "proposer.pt"))
+        proposer.eval()
+    else:
+        proposer = train_proposer(images, items, args.epochs_det, args.seed)
+        torch.save(proposer.state_dict(), args.work / "proposer.pt")
     mined = mine_false_alarms(proposer, images, items)
     patches, labels = classifier_patches(images, items, rng, mined)
+    n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
+    drawn, drawn_labels = drawn_patches(n_drawn, rng)
+    patches = np.concatenate([patches, drawn])
+    labels = np.concatenate([labels, drawn_labels])
     print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
           file=sys.stderr)
     classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
+    torch.save(classifier.state_dict(), args.work / "classifier.pt")
     export(proposer, classifier, args.out)
     size = args.out.stat().st_size / 1e6
     print(f"wrote {args.out} ({size:.2f} MB) in {(time.time() - t0) / 60:.1f} min", file=sys.stderr)

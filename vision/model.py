@@ -19,13 +19,15 @@ class ModelError(Exception):
 
 
 def default_model_path() -> Path:
-    """`models/dice.onnx` of the installed package (the `zonkcam.models` package data)."""
+    """The active model of the model registry (`zonkcam model use`), else the shipped one."""
     try:
-        import zonkcam.models
-
-        return Path(zonkcam.models.__file__).resolve().parent / "dice.onnx"
-    except ImportError:  # pragma: no cover - running from a bare checkout
+        from zonkcam.models.registry import Registry, RegistryError
+    except ImportError:  # pragma: no cover - a build without the registry
         return DEFAULT_MODEL
+    try:
+        return Registry().active_path()
+    except RegistryError as exc:
+        raise ModelError(str(exc)) from exc
 
 
 class DiceModel:
@@ -63,6 +65,10 @@ class DiceModel:
         self.stride = int(meta.get("stride", 4))
         self.crop = int(meta.get("crop", 32))
         self.crop_margin = float(meta.get("crop_margin", 1.1))
+        # thresholds chosen on the tune split by `python -m zonkcam.models.tune`, if it ran
+        self.heat_threshold = float(meta["heat_threshold"]) if "heat_threshold" in meta else None
+        self.reject_threshold = (float(meta["reject_threshold"]) if "reject_threshold" in meta
+                                 else None)
 
     def propose(self, grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Centre heatmap (gh, gw) and geometry (4, gh, gw) for a float image in 0..1."""

@@ -13,6 +13,7 @@ face's body pixels (`vision.colors`).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -21,11 +22,18 @@ from zonkcam.vision.colors import DiceSet, body_lab, grey_world_gains, thumbnail
 from zonkcam.vision.dice import Die, Reading, Status
 from zonkcam.vision.faces import face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
-from zonkcam.vision.proposals import PROPOSER_SIDE, Proposal, decode, proposer_input
+from zonkcam.vision.proposals import (
+    HEAT_THRESHOLD,
+    PROPOSER_SIDE,
+    Proposal,
+    decode,
+    proposer_input,
+)
 
 __all__ = ["ModelError", "Reader", "TableError"]
 
-MIN_VALUE_CONFIDENCE = 0.5  # below this the die is reported `unreadable`
+REJECT_THRESHOLD = 0.5  # a crop at least this likely "not a pip die" is dropped
+VALUE_THRESHOLD = 0.5  # a value read less surely than this is reported `unreadable`
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 
 
@@ -47,6 +55,9 @@ class Reader:
         self.model = DiceModel(model_path, threads=threads)
         self.dice_set = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
         self.proposer_side = PROPOSER_SIDE
+        self.heat_threshold = self.model.heat_threshold or HEAT_THRESHOLD
+        self.reject_threshold = self.model.reject_threshold or REJECT_THRESHOLD
+        self.value_threshold = VALUE_THRESHOLD
 
     def read(self, image_bgr: np.ndarray,
              table: list[tuple[int, int]] | None = None) -> Reading:
@@ -55,17 +66,21 @@ class Reader:
         image = _as_bgr(image_bgr)
         h, w = image.shape[:2]
         polygon = _table_polygon(table, w, h)
-        grey01, scale = proposer_input(image, self.proposer_side)
-        heat, geometry = self.model.propose(grey01)
-        proposals = decode(heat, geometry, scale, self.model.stride)
-        dice = self._classify(image, proposals, grey_world_gains(thumbnail(image)))
+        dice = []
+        for c in self.candidates(image):
+            if c.probs[0] >= self.reject_threshold:
+                continue  # not a pip die: a picture die, a mark on the table, half a die
+            dice.append(self._die(c))
         if table is not None:
             dice = [_place(d, polygon) for d in dice]
         elapsed = (time.perf_counter() - start) * 1000
         return Reading(w, h, dice, polygon, elapsed)
 
-    def _classify(self, image: np.ndarray, proposals: list[Proposal],
-                  gains: np.ndarray) -> list[Die]:
+    def candidates(self, image: np.ndarray) -> list[Candidate]:
+        """Every proposal above `heat_threshold` with its crop's class probabilities."""
+        grey01, scale = proposer_input(image, self.proposer_side)
+        heat, geometry = self.model.propose(grey01)
+        proposals = decode(heat, geometry, scale, self.model.stride, self.heat_threshold)
         if not proposals:
             return []
         crops, patches, angles = [], [], []
@@ -77,20 +92,31 @@ class Reader:
             patches.append(patch)
             angles.append(angle)
         probs = self.model.classify(np.stack(crops).astype(np.float32) / 255.0)
-        dice = []
-        for p, patch, angle, prob in zip(proposals, patches, angles, probs, strict=True):
-            if prob[0] >= 0.5:  # not a pip die: a picture die, a mark on the table, a hand
-                continue
-            value = int(np.argmax(prob[1:])) + 1
-            confidence = float(prob[value])
-            status: Status = "ok" if confidence >= MIN_VALUE_CONFIDENCE else "unreadable"
-            color, color_conf = self.dice_set.name_of(body_lab(patch, gains))
-            half_w, half_h = p.w / 2, p.h / 2
-            box = (round(p.cx - half_w), round(p.cy - half_h),
-                   round(p.cx + half_w), round(p.cy + half_h))
-            dice.append(Die(value if status == "ok" else None, color, confidence, color_conf,
-                            box, (p.cx, p.cy), angle, status))
-        return dice
+        gains = grey_world_gains(thumbnail(image))
+        return [Candidate(p, a, pr, patch, gains)
+                for p, a, pr, patch in zip(proposals, angles, probs, patches, strict=True)]
+
+    def _die(self, c: Candidate) -> Die:
+        p = c.proposal
+        value = int(np.argmax(c.probs[1:])) + 1
+        confidence = float(c.probs[value])
+        status: Status = "ok" if confidence >= self.value_threshold else "unreadable"
+        color, color_conf = self.dice_set.name_of(body_lab(c.patch, c.gains))
+        box = (round(p.cx - p.w / 2), round(p.cy - p.h / 2),
+               round(p.cx + p.w / 2), round(p.cy + p.h / 2))
+        return Die(value if status == "ok" else None, color, confidence, color_conf,
+                   box, (p.cx, p.cy), c.angle, status)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A proposal and what the classifier made of it, before any threshold."""
+
+    proposal: Proposal
+    angle: float
+    probs: np.ndarray  # reject, values 1..6
+    patch: np.ndarray
+    gains: np.ndarray
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

@@ -1,0 +1,75 @@
+"""Choose the reader's thresholds on rune55's `tune` photo groups and store them in the model.
+
+    python -m zonkcam.models.tune [--model models/dice.onnx] [--split tune]
+
+Runs the model once per picture with a low proposal threshold, then sweeps the proposal and
+reject thresholds offline and keeps the pair with the best exact-image rate (then F1). The
+held-out groups are never looked at. Writes `heat_threshold` and `reject_threshold` into the
+ONNX file's metadata, where `vision.model` reads them. Needs the `onnx` package (train extra).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from pathlib import Path
+
+from zonkcam.models.rune55 import datasets_root, group_split
+from zonkcam.vision import evaluate
+from zonkcam.vision.imageio import decode
+from zonkcam.vision.model import default_model_path
+from zonkcam.vision.read import Reader
+
+HEAT = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+REJECT = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m zonkcam.models.tune", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument("--split", default="tune")
+    ap.add_argument("--dry-run", action="store_true", help="print the sweep, write nothing")
+    args = ap.parse_args(argv)
+    path = args.model or default_model_path()
+    reader = Reader(path)
+    reader.heat_threshold = min(HEAT)
+    items = group_split(datasets_root() / "rune55", args.split)
+    seen = []
+    for n, it in enumerate(items, 1):
+        image = decode(it.image, it.image.read_bytes())
+        cands = [(c.proposal.score, float(c.probs[0]), reader._die(c))
+                 for c in reader.candidates(image)]
+        seen.append((cands, it.dice, image.shape[1], image.shape[0]))
+        print(f"\rtune {n}/{len(items)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    best = None
+    for ht, rt in itertools.product(HEAT, REJECT):
+        tally = evaluate.Tally()
+        for cands, labels, w, h in seen:
+            tally.add([d for s, r, d in cands if s >= ht and r < rt], labels, w, h)
+        s = tally.summary()
+        f1 = 2 * s["precision"] * s["recall"] / max(1e-9, s["precision"] + s["recall"])
+        key = (s["exact_image_rate"], f1)
+        print(f"heat {ht:.2f} reject {rt:.1f}: P {s['precision']} R {s['recall']} "
+              f"value {s['value_accuracy']} exact {s['exact_image_rate']}")
+        if best is None or key > best[0]:
+            best = (key, ht, rt)
+    _, ht, rt = best
+    print(f"chosen: heat_threshold {ht}, reject_threshold {rt}")
+    if not args.dry_run:
+        import onnx
+
+        m = onnx.load(str(path))
+        props = {p.key: p.value for p in m.metadata_props}
+        props |= {"heat_threshold": str(ht), "reject_threshold": str(rt)}
+        del m.metadata_props[:]
+        for k, v in props.items():
+            m.metadata_props.add(key=k, value=v)
+        onnx.save(m, str(path))
+        print(f"wrote thresholds into {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
