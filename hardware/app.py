@@ -26,6 +26,7 @@ import numpy as np
 from zonkcam.hardware.cameras import Camera, CameraError
 from zonkcam.hardware.store import Store
 from zonkcam.hardware.web import ActionError, Hub
+from zonkcam.models.captures import CaptureSet
 from zonkcam.rules import sheet
 from zonkcam.rules.actions import ActionError as LineError
 from zonkcam.rules.game import Game
@@ -58,7 +59,8 @@ class ThrowStreamLike(Protocol):
 class Live:
     """What the camera side last saw; read by the display."""
 
-    dice: list[Die] = field(default_factory=list)
+    dice: list[Die] = field(default_factory=list)  # the kept dice, then the last throw's
+    kept: int = 0  # how many of `dice` were kept from earlier throws
     frame_size: tuple[int, int] | None = None
     jpeg: bytes | None = None
     camera: str = "starting"
@@ -68,11 +70,14 @@ class Live:
 
 class TableApp:
     def __init__(self, store: Store, game_id: int, hub: Hub, evidence_dir: Path, *,
-                 gesture_bank: bool = False, on_message: Callable[[str], None] = print) -> None:
+                 gesture_bank: bool = False, captures: CaptureSet | None = None, model: str = "",
+                 on_message: Callable[[str], None] = print) -> None:
         self.store, self.game_id, self.hub = store, game_id, hub
         self.evidence_dir = evidence_dir / str(game_id)
         self.evidence_dir.mkdir(parents=True, exist_ok=True)
         self.gesture_bank = gesture_bank
+        self.captures, self.model = captures, model  # every settled throw saved for retraining
+        self._capture: str | None = None  # the last throw's captured frame
         self.on_message = on_message
         self.live = Live()
         self.colors: list[str] = []
@@ -116,8 +121,10 @@ class TableApp:
 
     def on_throw(self, event: ThrowEventLike, image: np.ndarray) -> None:
         """Turn one settled throw into game actions, or say why it was not scored."""
-        self.live.dice = [*event.kept, *event.thrown]
+        self.live.dice, self.live.kept = [*event.kept, *event.thrown], len(event.kept)
         self.live.frame_size = (image.shape[1], image.shape[0])
+        if self.captures is not None:
+            self._capture = self.captures.add(image, self.live.dice, self.model)
         with self._lock:
             try:
                 self._score_throw(event, image)
@@ -271,9 +278,14 @@ class TableApp:
         if seq is None:
             raise ActionError("no throw to correct yet")
         throw = log[seq - 1]
-        die = action.get("die")
-        if not isinstance(die, int) or not 0 <= die < len(throw.args):
-            raise ActionError(f"the last throw has no die {die!r}")
+        tapped = action.get("die")
+        if not isinstance(tapped, int) or tapped < 0:
+            raise ActionError(f"no die {tapped!r} to correct")
+        die = tapped - self.live.kept if self.live.dice else tapped  # page index -> throw index
+        if die < 0:
+            raise ActionError("that die was kept from an earlier throw: undo back to that throw")
+        if die >= len(throw.args):
+            raise ActionError(f"the last throw has no die {tapped}")
         color, _, value = throw.args[die].rpartition(":")
         if "value" in action:
             value = str(action["value"])
@@ -282,6 +294,10 @@ class TableApp:
         args = [*throw.args]
         args[die] = f"{color}:{value}" if color else value
         self._record(f"correct {seq} {throw.player} throw {' '.join(args)}")
+        if self.captures is not None and self._capture is not None and self.live.dice:
+            value = action.get("value")
+            self.captures.correct(self._capture, tapped, value=int(value) if value else None,
+                                  color=action.get("color"))
         self.live.dice = []
 
     def frame_jpeg(self) -> bytes | None:

@@ -99,3 +99,20 @@ def test_evidence_of_every_throw_is_linked_from_the_sheet(app):
     assert cell["text"] == "ZONK" and cell["evidence"] == ["/api/evidence/0-1.jpg"]
     assert app.evidence_jpeg("0-1").startswith(b"\xff\xd8")
     assert app.evidence_jpeg("../x") is None
+
+
+def test_capture_switch_saves_throws_and_kiosk_corrections_fix_their_labels(tmp_path):
+    from zonkcam.models.captures import CaptureSet
+
+    store = Store(tmp_path / "z.db")
+    game_id = store.new_game(GameSetup(load_variant("wheaton"), ("Ann", "Bob")))
+    captures = CaptureSet(tmp_path / "captures")
+    app = TableApp(store, game_id, Hub(), tmp_path / "evidence", captures=captures, model="m1",
+                   on_message=lambda m: None)
+    app.on_throw(event([1, 5, 2, 3, 6]), np.zeros((48, 200, 3), np.uint8))
+    [name] = captures.names()
+    assert captures.meta(name)["model"] == "m1" and len(captures.meta(name)["dice"]) == 5
+    app.act({"action": "correct", "die": 2, "value": 4})
+    meta = captures.meta(name)
+    assert meta["reviewed"] and meta["dice"][2]["value"] == 4
+    assert (tmp_path / "captures" / "labels" / f"{name}.txt").read_text().split("\n")[2].startswith("3 ")
