@@ -1,8 +1,232 @@
-"""Subcommands: (placeholder until this area lands)."""
+"""Subcommands for live throws: `replay`, `calibrate`, `simulate` (docs/live.md)."""
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from zonkcam.hardware.cli_common import CliError
+
+IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this area's subcommands to the `zonkcam` parser."""
+    p = sub.add_parser("replay", help="turn a video or a folder of frames into throw events",
+                       description="Play a video file or a folder of frames (sorted by name) "
+                       "through rest detection, quorum reading and the kept-vs-thrown tracker.")
+    p.add_argument("source", metavar="VIDEO_OR_FRAME_DIR")
+    p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
+    p.add_argument("--fps", type=float, help="frame rate (default: the video's; 30 for folders)")
+    p.add_argument("--json", action="store_true", help="JSON Lines: one per throw, then a summary")
+    p.add_argument("--dice", type=int, default=None,
+                   help="dice in play, for `lost` (default: learned from the throws)")
+    p.add_argument("--settle", type=float, default=0.3, help="still time before a settle, s")
+    p.add_argument("--model", type=Path, help="dice model file (default: the active model)")
+    p.add_argument("--reader", choices=("model", "drawn"), default="model",
+                   help="`drawn`: the simulator's own reader, for simulated footage without a "
+                   "model")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("calibrate", help="find the table region (or take one) and save it",
+                       description="Find the table or tray region in a picture or the first "
+                       "frame of a video, or take a given polygon; write the calibration file "
+                       "and an overlay picture to check it by eye.")
+    p.add_argument("source", metavar="IMAGE_OR_VIDEO")
+    p.add_argument("--polygon", help="the region as x1,y1,x2,y2,... (or x1,y1,x2,y2 for a box)")
+    p.add_argument("--keep-zone", help="where kept dice are slid, as x1,y1,x2,y2,...")
+    p.add_argument("-o", "--output", default="table.json", help="calibration file to write")
+    p.add_argument("--overlay", help="picture to write with the region drawn on the frame")
+    p.set_defaults(func=cmd_calibrate)
+
+    p = sub.add_parser("simulate", help="generate simulated throw footage and its ground truth",
+                       description="Write a video (.mp4 or .avi) or a frame folder of a "
+                       "simulated game of throws, plus OUT's truth (.truth.json) and table "
+                       "calibration (.table.json) beside it.")
+    p.add_argument("output", metavar="OUT", help="video file (.mp4/.avi) or a folder for frames")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--throws", type=int, default=10)
+    p.add_argument("--dice", type=int, default=6)
+    p.add_argument("--fps", type=float, default=30.0)
+    p.add_argument("--surface", choices=("random", "mat", "tray"), default="random")
+    p.add_argument("--crops", metavar="RUNE55_DIR",
+                   help="cut real die faces from a rune55 folder instead of drawing them")
+    p.set_defaults(func=cmd_simulate)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from zonkcam.vision.simulate import SimConfig, Simulation
+
+    if args.throws < 1 or not 1 <= args.dice <= 12:
+        raise CliError("--throws must be 1 or more and --dice between 1 and 12")
+    out = Path(args.output)
+    try:
+        sim = Simulation(SimConfig(seed=args.seed, throws=args.throws, dice=args.dice,
+                                   fps=args.fps, surface=args.surface, crops=args.crops))
+    except (FileNotFoundError, RuntimeError) as exc:
+        raise CliError(str(exc), 1) from None
+    stem = out.parent / out.stem if out.suffix else out / "throws"
+    try:
+        if out.suffix.lower() in (".mp4", ".avi"):
+            sim.write_video(out)
+        elif out.suffix:
+            raise CliError(f"{out}: give a .mp4 or .avi file, or a folder for frames")
+        else:
+            sim.write_frames(out)
+        truth = Path(f"{stem}.truth.json")
+        table = Path(f"{stem}.table.json")
+        sim.write_truth(truth)
+        table.write_text(json.dumps(sim.truth["table"]) + "\n")
+    except OSError as exc:
+        raise CliError(f"cannot write {out}: {exc}", 1) from None
+    print(f"{out}: {len(sim)} frames, {len(sim.truth['throws'])} throws; truth {truth}, "
+          f"table {table}", file=sys.stderr)
+    return 0
+
+
+def _frames(source: Path, fps: float | None) -> tuple[Iterator, float]:
+    """(t, frame) pairs from a video or a folder of images, and the frame rate used."""
+    import cv2
+
+    if source.is_dir():
+        files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXTS)
+        if not files:
+            raise CliError(f"{source}: no images in this folder (looked for "
+                           f"{', '.join(sorted(IMAGE_EXTS))})", 1)
+        rate = fps or 30.0
+
+        def from_folder() -> Iterator:
+            for i, f in enumerate(files):
+                frame = cv2.imread(str(f), cv2.IMREAD_COLOR)
+                if frame is None:
+                    raise CliError(f"{f}: not a readable image", 1)
+                yield i / rate, frame
+
+        return from_folder(), rate
+    if not source.exists():
+        raise CliError(f"{source}: no such file or folder", 1)
+    cap = cv2.VideoCapture(str(source))
+    ok, first = cap.read() if cap.isOpened() else (False, None)
+    if not ok:
+        cap.release()
+        raise CliError(f"{source}: not a video this build of OpenCV can read", 1)
+    rate = fps or cap.get(cv2.CAP_PROP_FPS) or 30.0
+    if not 0 < rate < 1000:
+        rate = 30.0
+
+    def from_video() -> Iterator:
+        frame, i = first, 0
+        try:
+            while frame is not None:
+                yield i / rate, frame
+                ok, frame = cap.read()
+                frame = frame if ok else None
+                i += 1
+        finally:
+            cap.release()
+
+    return from_video(), rate
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import cv2
+    from zonkcam.vision.stream import ThrowStream
+    from zonkcam.vision.table import TableConfig, TableConfigError
+
+    cv2.setNumThreads(1)
+    if args.fps is not None and args.fps <= 0:
+        raise CliError("--fps must be positive")
+    try:
+        table = TableConfig.load(args.table) if args.table else None
+    except TableConfigError as exc:
+        raise CliError(str(exc)) from None
+    reader = _reader(args)
+    frames, rate = _frames(Path(args.source), args.fps)
+    from zonkcam.vision.motion import MotionConfig
+
+    stream = ThrowStream(reader, table, motion=MotionConfig(settle_s=args.settle),
+                         dice_count=args.dice)
+    for t, frame in frames:
+        try:
+            event = stream.feed(frame, t)
+        except ValueError as exc:  # frames of changing size
+            raise CliError(f"{args.source}: {exc}", 1) from None
+        if event is None:
+            continue
+        if args.json:
+            print(json.dumps(event.to_json()), flush=True)
+        else:
+            def show(dice: list) -> str:
+                return " ".join(f"{d.value or '?'}{'' if d.status == 'ok' else '/' + d.status}"
+                                for d in dice) or "-"
+
+            print(f"{event.t:8.2f}s  thrown {show(event.thrown)}  kept {show(event.kept)}  "
+                  f"removed {show(event.removed)}  {' '.join(event.flags)}", flush=True)
+    if stream.stats.frames == 0:
+        raise CliError(f"{args.source}: no frames", 1)
+    summary = dict(stream.stats.to_json(), fps=round(rate, 3),
+                   duration_s=round(stream.stats.frames / rate, 2))
+    if args.json:
+        print(json.dumps({"summary": summary}))
+    else:
+        print(f"{summary['throws']} throws in {summary['frames']} frames "
+              f"({summary['duration_s']} s); median latency beyond settle "
+              f"{summary['latency_ms_median']} ms", file=sys.stderr)
+    return 0
+
+
+def _reader(args: argparse.Namespace):
+    if args.reader == "drawn":
+        from zonkcam.vision.simulate_reader import DrawnDiceReader
+
+        return DrawnDiceReader()
+    from zonkcam.vision.model import ModelError
+    from zonkcam.vision.read import Reader
+
+    try:
+        return Reader(args.model)
+    except ModelError as exc:
+        raise CliError(f"{exc} (for simulated footage, --reader drawn needs no model)", 1) \
+            from None
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import cv2
+    from zonkcam.vision.table import (
+        TableConfig,
+        TableConfigError,
+        draw_overlay,
+        find_table,
+        parse_polygon,
+        region_warnings,
+    )
+
+    source = Path(args.source)
+    if not source.is_file():
+        raise CliError(f"{source}: no such file", 1)
+    image = cv2.imread(str(source), cv2.IMREAD_COLOR)
+    if image is None:
+        frames, _ = _frames(source, None)
+        image = next(frames)[1]
+    h, w = image.shape[:2]
+    try:
+        polygon = parse_polygon(args.polygon) if args.polygon else find_table(image)
+        keep = parse_polygon(args.keep_zone) if args.keep_zone else None
+    except TableConfigError as exc:
+        raise CliError(str(exc)) from None
+    config = TableConfig((w, h), polygon, keep)
+    warnings = region_warnings(polygon, (w, h), image)
+    for text in warnings:
+        print(f"warning: {text}", file=sys.stderr)
+    try:
+        config.save(args.output)
+        if args.overlay and not cv2.imwrite(args.overlay, draw_overlay(image, config, warnings)):
+            raise OSError("unsupported picture format")
+    except OSError as exc:
+        raise CliError(f"cannot write: {exc}", 1) from None
+    how = "given" if args.polygon else "found"
+    print(f"{args.output}: table region {how}, {len(polygon)} corners"
+          + (f"; overlay {args.overlay}" if args.overlay else ""), file=sys.stderr)
+    return 0

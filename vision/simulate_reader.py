@@ -134,14 +134,11 @@ class DrawnDiceReader:
         body = np.median(face_lab[8:-8, 8:-8].reshape(-1, 3), axis=0).astype(np.float32)
         color, color_conf = self._color(face_lab, body)
         value = self._count_pips(face_lab, body)
-        if value == 0:
-            return None  # no pips: a tray corner, a shadow, not a die
+        if not value or color_conf < 0.3:
+            return None  # no die colour, no pips or too many: a tray corner, wood grain
         if status == "cocked":
             return Die(None, color, 0.9, color_conf, box, (float(cx), float(cy)),
                        float(angle % 90), "cocked")
-        if value is None:
-            return Die(None, color, 0.5, color_conf, box, (float(cx), float(cy)),
-                       float(angle % 90), "unreadable")
         return Die(value, color, 0.99, color_conf, box, (float(cx), float(cy)),
                    float(angle % 90), status)
 

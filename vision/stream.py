@@ -7,8 +7,8 @@
             print(event.to_json())
 
 `reader` is anything with `.read(image_bgr, table=polygon_or_None) -> Reading` (the recognizer,
-or a stand-in in tests). Frames are kept by reference for the quorum, so a source that reuses its
-buffer must pass copies.
+or a stand-in in tests). The quorum reads the last frames of the still window as they arrive
+(the second half of it) and, when they disagree, the frames after the settle.
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
@@ -120,7 +120,7 @@ class ThrowStream:
         self.max_reads = max(quorum, max_reads)
         self.clock = clock
         self.stats = StreamStats()
-        self._still: deque[np.ndarray] = deque(maxlen=quorum)
+        self._early: deque[list[Die]] = deque(maxlen=quorum)  # reads before the settle
         self._reads: list[list[Die]] | None = None  # set while a settle awaits its quorum
         self._rolled = False
         self._last_motion_t = 0.0
@@ -154,16 +154,20 @@ class ThrowStream:
         self.stats.motion_s += self.clock() - start
         event = None
         if update.moving:
-            self._still.clear()
+            self._early.clear()
             self._reads = None
-        else:
-            self._still.append(frame)
+        elif self._reads is not None:
+            self._reads.append(self._read(frame))
+            event = self._try_decide(t)
+        elif update.settled or (self.motion.state == "moving"
+                                and t - update.last_motion_t >= self.motion.config.settle_s / 2):
+            # Frames in the second half of the still window are read as they come, so the
+            # quorum is mostly done by the time the settle fires.
+            self._early.append(self._read(frame))
             if update.settled:
-                self._reads = [self._read(f) for f in self._still]
+                self._reads = list(self._early)
+                self._early.clear()
                 self._rolled, self._last_motion_t = update.rolling, update.last_motion_t
-            elif self._reads is not None:
-                self._reads.append(self._read(frame))
-            if self._reads is not None:
                 event = self._try_decide(t)
         end = max(t, self._busy_until) + (self.clock() - start)
         self._busy_until = end

@@ -1,0 +1,65 @@
+"""Rest detection on drawn frames: noise, flicker, creep, and rolling vs an arm from the edge."""
+import cv2
+import numpy as np
+from zonkcam.vision.motion import MotionConfig, RestDetector
+
+FPS = 30.0
+
+
+def scene(rng, square=None, gain=1.0, arm=None):
+    frame = np.full((480, 640, 3), 70, np.uint8)
+    if square is not None:
+        x, y = square
+        cv2.rectangle(frame, (int(x), int(y)), (int(x) + 34, int(y) + 34), (230, 230, 230), -1)
+    if arm is not None:
+        cv2.line(frame, (320, 480), (int(arm[0]), int(arm[1])), (120, 150, 205), 50)
+    noise = rng.normal(0, 3, frame.shape)
+    return np.clip(frame * gain + noise, 0, 255).astype(np.uint8)
+
+
+def run(frames):
+    det = RestDetector(MotionConfig(settle_s=0.3))
+    return det, [det.update(f, i / FPS) for i, f in enumerate(frames)]
+
+
+def test_still_noisy_scene_settles_once_after_the_settle_time():
+    rng = np.random.default_rng(0)
+    _, ups = run([scene(rng, (300, 200)) for _ in range(40)])
+    settled = [i for i, u in enumerate(ups) if u.settled]
+    assert settled == [9]
+    assert not any(u.moving for u in ups[1:])
+
+
+def test_flicker_and_exposure_steps_are_not_motion():
+    rng = np.random.default_rng(1)
+    frames = [scene(rng, (300, 200), gain=1.0 + 0.03 * np.sin(i)) for i in range(20)]
+    frames += [scene(rng, (300, 200), gain=0.85) for _ in range(10)]
+    _, ups = run(frames)
+    assert not any(u.moving for u in ups[12:])
+
+
+def test_rolling_die_moves_then_settles_and_counts_as_rolling():
+    rng = np.random.default_rng(2)
+    path = [(100 + 12 * i, 200) for i in range(20)] + [(340, 200)] * 15
+    _, ups = run([scene(rng, p) for p in path])
+    assert all(u.moving for u in ups[1:20])
+    settle = next(u for u in ups if u.settled)
+    assert settle.rolling
+
+
+def test_slow_creep_below_the_threshold_is_still_motion():
+    rng = np.random.default_rng(3)
+    path = [(200 + 0.4 * i, 200) for i in range(60)]  # 0.1 px per frame at analysis scale
+    _, ups = run([scene(rng, p) for p in path])
+    assert sum(u.settled for u in ups) <= 2 and sum(u.moving for u in ups) > 5
+
+
+def test_arm_placing_a_die_is_not_rolling():
+    rng = np.random.default_rng(4)
+    frames = [scene(rng) for _ in range(12)]
+    frames += [scene(rng, None, arm=(320, 480 - 15 * i)) for i in range(15)]
+    frames += [scene(rng, (300, 220), arm=(320, 250 + 15 * i)) for i in range(16)]
+    frames += [scene(rng, (300, 220)) for _ in range(15)]
+    _, ups = run(frames)
+    settles = [u for u in ups if u.settled]
+    assert len(settles) == 2 and not settles[-1].rolling

@@ -1,0 +1,123 @@
+"""Kept vs thrown, flags and the quorum vote, on hand-made readings (no images)."""
+from zonkcam.vision.dice import Die
+from zonkcam.vision.stream import vote
+from zonkcam.vision.table import TableConfig
+from zonkcam.vision.throws import ThrowTracker, mark_geometry
+
+TABLE = TableConfig((640, 480), [(40, 40), (600, 40), (600, 440), (40, 440)],
+                    keep_zone=[(500, 40), (600, 40), (600, 440), (500, 440)])
+
+
+def die(value, x, y, status="ok", angle=10.0, color="white", conf=0.99):
+    return Die(value, color, conf, 0.9, (x - 15, y - 15, x + 15, y + 15), (x, y), angle, status)
+
+
+SIX = [die(1, 100, 100), die(2, 200, 100), die(3, 300, 100),
+       die(4, 100, 300), die(5, 200, 300), die(6, 300, 300)]
+AGAIN = [die(d.value, d.center[0] + 40, d.center[1] + 60) for d in SIX]  # thrown anew
+
+
+def values(dice):
+    return sorted(d.value for d in dice)
+
+
+def started(count=6):
+    t = ThrowTracker(TABLE, dice_count=count)
+    assert t.settle([], rolled=False).kind == "baseline"
+    first = t.settle(SIX, rolled=True)
+    assert first.kind == "throw" and values(first.thrown) == [1, 2, 3, 4, 5, 6]
+    return t
+
+
+def test_pickup_then_throw_reports_kept_thrown_removed():
+    t = started()
+    kept = SIX[:2]
+    assert t.settle(kept, rolled=False).kind == "pickup"
+    out = t.settle([*kept, die(6, 150, 200), die(6, 250, 200), die(2, 350, 200),
+                    die(3, 400, 350)], rolled=True)
+    assert out.kind == "throw"
+    assert values(out.kept) == [1, 2] and values(out.thrown) == [2, 3, 6, 6]
+    assert values(out.removed) == [3, 4, 5, 6] and out.flags == []
+
+
+def test_throw_without_pause_and_nothing_new_is_no_throw():
+    t = started()
+    assert t.settle(SIX, rolled=False).kind == "none"  # light change, hovering hand
+    out = t.settle([*SIX[:3], die(4, 400, 380), die(4, 420, 200), die(1, 150, 380)],
+                   rolled=True)
+    assert values(out.kept) == [1, 2, 3] and values(out.removed) == [4, 5, 6]
+
+
+def test_table_nudge_moves_every_die_and_is_not_a_throw():
+    t = started()
+    moved = [die(d.value, d.center[0] + 6, d.center[1] - 5) for d in SIX]
+    assert t.settle(moved, rolled=True).kind == "none"
+
+
+def test_hidden_dice_that_reappear_are_not_thrown():
+    t = started()
+    assert t.settle(SIX[:4], rolled=False).kind == "pickup"  # a hand rests over two dice
+    assert t.settle(SIX, rolled=False).kind == "none"
+
+
+def test_lost_die_and_off_table_die_are_spaz():
+    t = started()
+    t.settle([], rolled=False)
+    lost = t.settle(AGAIN[:5], rolled=True)
+    assert lost.flags == ["spaz", "lost"]
+    t.settle([], rolled=False)
+    off = t.settle([*SIX[:5], die(3, 620, 460, status="off_table")], rolled=True)
+    assert off.flags == ["spaz"]
+
+
+def test_nudged_kept_die_is_knocked_on_the_next_throw():
+    t = started()
+    kept = [SIX[0], die(2, 230, 110)]  # the 2 was pushed while the rest were picked up
+    assert t.settle(kept, rolled=False).kind == "pickup"
+    out = t.settle([*kept, die(5, 150, 380), die(5, 250, 380), die(1, 350, 380),
+                    die(4, 400, 250)], rolled=True)
+    assert "knocked" in out.flags and values(out.kept) == [1, 2]
+    assert values(out.removed) == [3, 4, 5, 6]
+
+
+def test_placed_dice_are_not_thrown_and_unexpected_throws_are_ignored():
+    t = started()
+    t.settle([], rolled=False)
+    assert t.settle(AGAIN, rolled=False).flags == ["not_thrown"]
+    t.settle([], rolled=False)
+    t.expecting = False
+    assert t.settle([die(v, 80 + 60 * v, 250) for v in range(1, 7)], rolled=True).kind \
+        == "ignored"
+
+
+def test_keep_zone_dice_are_kept_and_stacked_die_counts_two():
+    t = started()
+    slid = [die(1, 550, 100), die(2, 550, 200)]
+    assert t.settle(slid, rolled=False).kind in ("pickup", "nudge")
+    out = t.settle([*slid, die(3, 100, 100), die(4, 200, 200, status="stacked"),
+                    die(5, 300, 300)], rolled=True)
+    assert values(out.kept) == [1, 2] and out.flags == ["stacked"]
+
+
+def test_cocked_die_is_flagged():
+    t = started()
+    t.settle([], rolled=False)
+    out = t.settle([*SIX[:5], die(None, 400, 200, status="cocked")], rolled=True)
+    assert out.flags == ["cocked"]
+
+
+def test_mark_geometry_finds_stacks_and_dice_off_the_table():
+    dice = mark_geometry([die(3, 100, 100), die(5, 108, 104, conf=0.5), die(2, 45, 200)],
+                         TABLE)
+    assert [(d.value, d.status) for d in dice] == [(3, "stacked"), (2, "off_table")]
+
+
+def test_vote_needs_two_of_three_on_every_die():
+    a = [die(1, 100, 100), die(2, 200, 100)]
+    b = [die(1, 101, 100), die(3, 200, 101)]
+    dice, agreed = vote([a, a, b])
+    assert agreed and values(dice) == [1, 2]
+    dice, agreed = vote([a, b, [die(1, 100, 100), die(4, 200, 100)]])
+    assert not agreed
+    dice, agreed = vote([a, [*a, die(6, 400, 400)], a])  # a flicker in one read is dropped
+    assert agreed and values(dice) == [1, 2]
