@@ -109,15 +109,20 @@ class TableApp:
             if getattr(camera, "generation", 0) != generation:  # reconnected: start afresh
                 generation = camera.generation  # type: ignore[attr-defined]
                 self.live.message = "camera back; throw again if dice moved while it was away"
-            stream.expecting = self.expecting_throw()
-            event = stream.feed(frame.image, frame.t)
-            if event is not None:
-                self.on_throw(event, camera.still())
-            self._send_frame(frame.image)
+            try:
+                stream.expecting = self.expecting_throw()
+                event = stream.feed(frame.image, frame.t)
+                if event is not None:
+                    self.on_throw(event, camera.still())
+                self._send_frame(frame.image)
+            except Exception as exc:  # keep the table running; the display shows what broke
+                self._say(f"error on frame {frame.index}: {type(exc).__name__}: {exc}")
+                self.publish_state()
 
     def expecting_throw(self) -> bool:
-        game = self.game
-        return not game.over and game.current is not None
+        with self._lock:
+            game = self.game
+            return not game.over and game.current is not None
 
     def on_throw(self, event: ThrowEventLike, image: np.ndarray) -> None:
         """Turn one settled throw into game actions, or say why it was not scored."""

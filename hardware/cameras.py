@@ -15,6 +15,7 @@ per-frame path and whose main stream is captured only when the dice are at rest)
 """
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -217,29 +218,39 @@ class PiCamera(_Base):
 
 
 class DemoCamera(_Base):
-    """The throw simulator as a camera: an endless game of simulated throws, played in real
-    time (``realtime=False`` delivers frames as fast as they are asked for)."""
+    """The throw simulator as a camera: a long script of simulated throws on one table, played
+    in real time and over again (``realtime=False`` delivers frames as fast as asked for).
 
-    def __init__(self, seed: int = 1, realtime: bool = True, throws: int = 12) -> None:
+    ``keep_policy`` plays the simulated player: given the values of a throw and an opaque
+    state (0 at the start of a turn), it returns the indexes to set aside and the new state,
+    or None to pick every die up (the turn is over)."""
+
+    def __init__(self, seed: int = 1, realtime: bool = True, throws: int = 100, dice: int = 5,
+                 keep_policy: Callable | None = None) -> None:
+        from zonkcam.vision.simulate import SimConfig, Simulation
+
         self.name = "demo"
-        self.seed, self.realtime, self.throws = seed, realtime, throws
+        self.realtime = realtime
+        self.simulation = Simulation(SimConfig(seed=seed, throws=throws, dice=dice, keep_policy=keep_policy))
         self._frames: Iterator[tuple[float, np.ndarray]] | None = None
         self._offset = 0.0
         self._t = 0.0
         self._index = 0
         self._t0 = time.monotonic()
-        self.truth: list[dict] = []  # ground truth of every simulated script so far
+
+    @property
+    def table(self):
+        """The simulated table's region, as a calibration would find it."""
+        from zonkcam.vision.table import TableConfig
+
+        region = self.simulation.truth["table"]
+        return TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
 
     def read(self) -> Frame | None:
-        from zonkcam.vision.simulate import SimConfig, Simulation
-
         while True:
             if self._frames is None:
-                sim = Simulation(SimConfig(seed=self.seed, throws=self.throws))
-                self.truth.append(sim.truth)
-                self._frames = sim.frames()
-                self._offset = self._t
-                self.seed += 1
+                self._frames = self.simulation.frames()
+                self._offset = self._t  # the script plays again from the start, same table
             item = next(self._frames, None)
             if item is not None:
                 break
@@ -323,13 +334,18 @@ def open_camera(spec: str, fps: float | None = None, realtime: bool = True) -> C
 def detect_camera() -> str:
     """The camera `zonkcam play` uses when none is named: a Pi camera, a USB camera, or the
     demo when neither is attached."""
-    for spec, opener in (("pi", PiCamera), ("usb:0", lambda: UsbCamera(0))):
-        try:
-            opener().close()
-            return spec
-        except CameraError:
-            continue
-    return "demo"
+    try:
+        PiCamera().close()
+        return "pi"
+    except CameraError:
+        pass
+    if sys.platform.startswith("linux") and not Path("/dev/video0").exists():
+        return "demo"  # no V4L2 device: don't let OpenCV probe (and warn about) one
+    try:
+        UsbCamera(0).close()
+        return "usb:0"
+    except CameraError:
+        return "demo"
 
 
 def _same_size(

@@ -1,0 +1,157 @@
+"""`zonkcam play`: the table kiosk (camera -> live throws -> game -> web display)."""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from pathlib import Path
+
+from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
+
+DEFAULT_PLAYERS = "Player1,Player2"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="run the table: camera, scoring and the kiosk display (the main job)")
+    p.add_argument("--camera", help="pi, usb:N, a video file, a folder of frames, or demo "
+                   "(default: the Pi camera, else USB camera 0, else the demo)")
+    add_ruleset_arguments(p)
+    p.add_argument("--players", help=f"Zonk names in seating order (default {DEFAULT_PLAYERS})")
+    p.add_argument("--new", action="store_true", help="end an unfinished game and start a new one")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--lan", action="store_true",
+                   help="listen on the LAN too: phones watch; actions from them need the kiosk's PIN")
+    p.add_argument("--db", help="game database (default $ZONKCAM_DB or ~/.local/share/zonkcam/zonkcam.db)")
+    p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
+    p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
+    p.add_argument("--model", metavar="FILE", help="dice model (default: the one `zonkcam model use` chose)")
+    p.add_argument("--gesture-bank", action=argparse.BooleanOptionalAction, default=None,
+                   help="picking up every die banks the turn when it may be banked "
+                   "(default: on for the demo)")
+    p.add_argument("--button", type=int, metavar="GPIO",
+                   help="a push button on this GPIO pin banks (gpiozero)")
+    p.add_argument("--fps", type=float, help="frame rate of a video file or frame folder")
+    p.set_defaults(func=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    # Heavy imports here, so that other subcommands stay instant.
+    import uvicorn
+    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.cameras import CameraError, DemoCamera, detect_camera, open_camera
+    from zonkcam.hardware.store import Store, default_path
+    from zonkcam.hardware.web import Hub, create_app, new_pin
+    from zonkcam.models.registry import Registry
+    from zonkcam.rules.game import GameSetup
+    from zonkcam.rules.turn import IllegalAction
+    from zonkcam.vision.model import ModelError
+    from zonkcam.vision.read import Reader
+    from zonkcam.vision.stream import ThrowStream
+    from zonkcam.vision.table import TableConfig, TableConfigError
+
+    host = "0.0.0.0" if args.lan else "127.0.0.1"
+    _check_port(host, args.port)
+    db = Path(args.db) if args.db else default_path()
+    store = Store(db)
+    game_id = store.unfinished()
+    if game_id is not None and args.new:
+        store.record(game_id, "end")
+        game_id = None
+    if game_id is None:
+        ruleset = ruleset_from(args)
+        players = tuple(n.strip() for n in (args.players or DEFAULT_PLAYERS).split(","))
+        try:
+            game_id = store.new_game(GameSetup(ruleset, players))
+        except IllegalAction as exc:
+            raise CliError(str(exc)) from None
+        print(f"new game {game_id}: {ruleset.name}, {', '.join(players)}", file=sys.stderr)
+    else:
+        game = store.game(game_id)
+        print(f"resuming game {game_id}: {game.ruleset.name}, {', '.join(game.order)} "
+              "(--new to start another)", file=sys.stderr)
+    ruleset = store.game(game_id).ruleset
+
+    spec = args.camera or detect_camera()
+    if args.camera is None and spec == "demo":
+        print("no camera found: starting the demo camera (simulated throws)", file=sys.stderr)
+    try:
+        camera = (DemoCamera(dice=ruleset.dice, keep_policy=_demo_policy(ruleset)) if spec == "demo"
+                  else open_camera(spec, fps=args.fps))
+        reader = Reader(args.model or Registry().active_path(), dice_set=args.dice_set)
+        table = TableConfig.load(args.table) if args.table else None
+    except (CameraError, ModelError, TableConfigError) as exc:
+        raise CliError(str(exc), 1) from None
+    if table is None and isinstance(camera, DemoCamera):
+        table = camera.table
+    stream = ThrowStream(reader, table, dice_count=ruleset.dice)
+
+    hub = Hub()
+    gesture = args.gesture_bank if args.gesture_bank is not None else spec == "demo"
+    app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
+                   on_message=lambda m: print(m, file=sys.stderr))
+    pin = new_pin() if args.lan else None
+    stop = threading.Event()
+    threading.Thread(target=app.run, args=(camera, stream, stop), name="camera", daemon=True).start()
+    if args.button is not None:
+        _bank_button(args.button, app)
+    print(f"zonkcam: open http://localhost:{args.port}/" + (f" (LAN PIN {pin})" if pin else ""),
+          file=sys.stderr)
+    try:
+        uvicorn.run(create_app(app, hub, pin=pin), host=host, port=args.port, log_level="warning")
+    finally:
+        stop.set()
+        camera.close()
+    return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    import socket
+
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise CliError(f"cannot listen on {host}:{port} ({exc.strerror}); try --port N") from None
+
+
+def _demo_policy(ruleset):
+    """How the demo's simulated player plays: keep the best scoring dice, and pick every die
+    up (bank, or a new turn) once 300 is reached, the turn zonked, or one die is left."""
+    from zonkcam.rules.dice import make_dice
+    from zonkcam.rules.scoring import Scorer
+
+    scorer = Scorer(ruleset)
+
+    def policy(thrown: list[int], turn_total: int) -> tuple[list[int], int] | None:
+        best = scorer.score(make_dice(thrown)).best
+        if best is None:
+            return None
+        total = turn_total + best.points
+        left = len(thrown) - len(best.keep)
+        if best.all_scored:
+            return list(best.keep), total
+        if total >= 300 or left <= 1:
+            return None
+        return list(best.keep), total
+
+    return policy
+
+
+def _bank_button(pin: int, app) -> None:
+    try:
+        from gpiozero import Button
+    except ImportError:
+        raise CliError("--button needs gpiozero (on a Raspberry Pi: apt install python3-gpiozero)") from None
+    from zonkcam.hardware.web import ActionError
+
+    def bank() -> None:
+        try:
+            app.act({"action": "bank"})
+        except ActionError as exc:
+            app.live.message = f"bank button: {exc}"
+            app.publish_state()
+
+    button = Button(pin)
+    button.when_pressed = bank
+    app.button = button  # keep a reference: gpiozero stops watching a collected button
