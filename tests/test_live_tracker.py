@@ -121,3 +121,4 @@ def test_vote_needs_two_of_three_on_every_die():
     assert not agreed
     dice, agreed = vote([a, [*a, die(6, 400, 400)], a])  # a flicker in one read is dropped
     assert agreed and values(dice) == [1, 2]
+

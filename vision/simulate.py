@@ -172,7 +172,7 @@ class Simulation:
             nudge = False
             if self._table:
                 nudge = bool(self._kept) and rng.random() < c.p_nudge
-                self._pick_up(removed, self._kept[0] if nudge else None)
+                nudge = self._pick_up(removed, self._kept[0] if nudge else None)
                 if nudge or rng.random() >= c.p_no_pause:
                     self._rest(float(rng.uniform(0.5, 1.0)))
                     if rng.random() < c.p_disturbance:
@@ -225,9 +225,10 @@ class Simulation:
                             y + float(self.rng.normal(0, 1.0))))
         return out
 
-    def _pick_up(self, removed: list[SimDie], nudge: SimDie | None) -> None:
+    def _pick_up(self, removed: list[SimDie], nudge: SimDie | None) -> bool:
         """A hand visits each die to pick up (it vanishes under the hand), maybe nudges a kept
-        die, and leaves."""
+        die (True if it did: there was room to push it), and leaves."""
+        nudged = False
         edge = self._edge_point()
         pos = edge
         targets = [d for d in removed if d.status != "lost"]
@@ -258,8 +259,10 @@ class Simulation:
                     nudge.x, nudge.y, nudge.angle = x0 + dx * f, y0 + dy * f, a0 + spin * f
                     self._frames.append(self._still(hands=[hand]))
                 pos = (nudge.x, nudge.y)
+                nudged = True
         for hand in self._hand_path([pos, edge], 0.35, edge):
             self._frames.append(self._still(hands=[hand]))
+        return nudged
 
     def _disturb(self) -> None:
         kind = ("hover", "light", "shadow", "table_nudge")[int(self.rng.integers(4))]

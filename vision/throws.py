@@ -9,7 +9,9 @@ Each settle is compared with the table as it was at the previous settle:
 - dice that moved or appeared are the new throw (`thrown`).
 
 A settle with nothing new (a nudged table, a light change, a hand that hovered and left, dice
-being picked up) is not a throw. Hidden dice that reappear where they were are the same dice.
+being picked up) is not a throw. (So a throw whose every die leaves the table is not seen;
+the next throw then counts those dice as picked up.) Hidden dice that reappear where they were
+are the same dice.
 Once a pick-up has been seen, a remaining die that moved a little (`nudge_radius` die sizes) with
 the same face is a kept die that was knocked, and the next throw carries `knocked`. Dice slid
 into the keep zone are kept, not knocked.

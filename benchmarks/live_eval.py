@@ -1,0 +1,129 @@
+"""Issue 4's targets on simulated throws the tests do not use (seeds 1000 and up).
+
+    python benchmarks/live_eval.py --games 20 --throws 12 --reader drawn
+    python benchmarks/live_eval.py --reader model      # the recognizer (needs a model)
+    python benchmarks/live_eval.py --reader truth      # perfect reads: the stream logic alone
+    python benchmarks/live_eval.py --motion-only       # just the motion path's frames/s
+
+Frames go from the simulator straight into `ThrowStream` (no video encoding), one core
+(OpenCV and onnxruntime threads set to 1). Prints one JSON object: exact-throw rate, phantom
+events, SPAZ and lost recall, false SPAZ, median latency beyond the settle window, and the
+motion path's frames per second at 640x480.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+from zonkcam.vision.dice import Die, Reading
+from zonkcam.vision.motion import RestDetector
+from zonkcam.vision.simulate import SimConfig, Simulation
+from zonkcam.vision.simulate_eval import Score, score
+from zonkcam.vision.stream import ThrowStream
+from zonkcam.vision.table import TableConfig
+
+
+class TruthReader:
+    """Reads the simulator's own scene description of the frame being fed: perfect reads."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        self.index = 0
+
+    def read(self, image: np.ndarray, table=None) -> Reading:
+        spec = self.sim._frames[self.index]
+        s = self.sim.size
+        ox, oy = spec.offset
+        dice = []
+        for d in spec.dice:
+            if d.status in ("under", "lost"):
+                continue
+            x, y, half = d.x + ox, d.y + oy, s * d.scale * 0.7
+            box = (round(x - half), round(y - half), round(x + half), round(y + half))
+            dice.append(Die(None if d.status == "cocked" else d.value, d.color, 1.0, 1.0, box,
+                            (x, y), d.angle % 90, d.status))
+        h, w = image.shape[:2]
+        return Reading(w, h, dice, list(table or []), 0.0)
+
+
+def motion_fps(frames: list[np.ndarray]) -> float:
+    detector = RestDetector()
+    for i, f in enumerate(frames[:10]):
+        detector.update(f, i / 30)
+    start = time.perf_counter()
+    for i, f in enumerate(frames):
+        detector.update(f, (i + 10) / 30)
+    return len(frames) / (time.perf_counter() - start)
+
+
+def make_reader(kind: str, sim: Simulation):
+    if kind == "truth":
+        return TruthReader(sim)
+    if kind == "drawn":
+        from zonkcam.vision.simulate_reader import DrawnDiceReader
+
+        return DrawnDiceReader()
+    from zonkcam.models.registry import Registry
+    from zonkcam.vision.read import Reader
+
+    return Reader(Registry().active_path())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--throws", type=int, default=12)
+    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--reader", choices=("drawn", "model", "truth"), default="drawn")
+    parser.add_argument("--motion-only", action="store_true")
+    parser.add_argument("--verbose", action="store_true", help="print each miss to stderr")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+
+    sample = Simulation(SimConfig(seed=args.first_seed, throws=3))
+    frames = [f for _, f in sample.frames()][:300]
+    fps = motion_fps(frames)
+    if args.motion_only:
+        print(json.dumps({"motion_fps_640x480": round(fps, 1)}))
+        return 0
+
+    total = Score()
+    reads_ms: list[float] = []
+    for g in range(args.games):
+        sim = Simulation(SimConfig(seed=args.first_seed + g, throws=args.throws))
+        region = sim.truth["table"]
+        table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
+        reader = make_reader(args.reader, sim)
+        stream = ThrowStream(reader, table, dice_count=sim.config.dice)
+        events = []
+        for i, (t, frame) in enumerate(sim.frames()):
+            if isinstance(reader, TruthReader):
+                reader.index = i
+            event = stream.feed(frame, t)
+            if event is not None:
+                events.append(event)
+        result = score(events, sim.truth)
+        total.add(result)
+        reads_ms += stream.stats.read_ms
+        print(f"game {g + 1}/{args.games} seed {sim.config.seed}: {result.exact}/"
+              f"{result.throws} exact, {result.phantoms} phantom", file=sys.stderr)
+        if args.verbose:
+            for miss in result.misses:
+                print("   ", miss, file=sys.stderr)
+    out = dict(total.to_json(), reader=args.reader, games=args.games,
+               seeds=[args.first_seed, args.first_seed + args.games - 1],
+               read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
+               motion_fps_640x480=round(fps, 1))
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
