@@ -11,7 +11,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from zonkcam.hardware import cli_game, cli_live, cli_models, cli_play, cli_rules, cli_vision
+from zonkcam.hardware import (
+    cli_capture,
+    cli_game,
+    cli_live,
+    cli_models,
+    cli_play,
+    cli_rules,
+    cli_vision,
+)
 from zonkcam.hardware.cli_common import CliError
 
 
@@ -21,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Hands-free scorer for the dice game Zonk.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models):
+    for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture):
         module.register(sub)
     return parser
 

@@ -1,0 +1,64 @@
+"""`zonkcam capture`: save every settled throw with the recognizer's labels, for retraining."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from zonkcam.hardware.cli_common import CliError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("capture", help="save settled throws as a labelled dataset (YOLO + JSON)")
+    p.add_argument("--camera", default="demo",
+                   help="pi, usb:N, a video file, a folder of frames, or demo")
+    p.add_argument("--out", required=True, metavar="DIR", help="the dataset folder (created if needed)")
+    p.add_argument("--max-gb", type=float, default=2.0,
+                   help="size cap; the oldest unreviewed frames are pruned first (default 2)")
+    p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
+    p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
+    p.add_argument("--model", metavar="FILE", help="dice model (default: the active one)")
+    p.add_argument("--throws", type=int, help="stop after this many settled throws")
+    p.add_argument("--fps", type=float, help="frame rate of a video file or frame folder")
+    p.set_defaults(func=cmd_capture)
+
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    from zonkcam.hardware.cameras import CameraError, DemoCamera, open_camera
+    from zonkcam.models.captures import CaptureSet
+    from zonkcam.models.registry import Registry
+    from zonkcam.vision.model import ModelError
+    from zonkcam.vision.read import Reader
+    from zonkcam.vision.stream import ThrowStream
+    from zonkcam.vision.table import TableConfig, TableConfigError
+
+    model = args.model or Registry().active_path()
+    try:
+        camera = (DemoCamera(realtime=False) if args.camera == "demo"
+                  else open_camera(args.camera, args.fps))
+        reader = Reader(model, dice_set=args.dice_set)
+        table = TableConfig.load(args.table) if args.table else getattr(camera, "table", None)
+    except (CameraError, ModelError, TableConfigError) as exc:
+        raise CliError(str(exc), 1) from None
+    captures = CaptureSet(args.out, max_bytes=int(args.max_gb * 1024**3))
+    stream = ThrowStream(reader, table)
+    saved = flagged = 0
+    try:
+        for frame in camera:
+            event = stream.feed(frame.image, frame.t)
+            if event is None:
+                continue
+            dice = [*event.kept, *event.thrown]
+            name = captures.add(camera.still(), dice, model=str(model))
+            saved += 1
+            unsure = sum(d["flagged"] for d in captures.meta(name)["dice"])
+            flagged += unsure
+            print(f"\r{saved} throws saved, {flagged} dice flagged for review", end="", file=sys.stderr)
+            if args.throws and saved >= args.throws:
+                break
+    except CameraError as exc:
+        raise CliError(str(exc), 1) from None
+    finally:
+        camera.close()
+        print(file=sys.stderr)
+    print(f"{saved} throws saved in {args.out}, {flagged} dice flagged for review")
+    return 0
