@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from zonkcam.hardware.cli import main
 from zonkcam.models.registry import shipped_model
 
