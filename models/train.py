@@ -329,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs-cls", type=int, default=8)
     ap.add_argument("--limit", type=int, default=0, help="use only N pictures (smoke test)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "dice.onnx")
     ap.add_argument("--work", type=Path, default=Path("/tmp/zonkcam-train"),
                     help="where stage checkpoints go (default /tmp/zonkcam-train)")
@@ -339,7 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (root / "groups.csv").exists():
         print(f"rune55 not found at {root} (set ZONKCAM_DATASETS)", file=sys.stderr)
         return 2
-    torch.set_num_threads(2)
+    # one thread per process: on a shared 2-core machine two OpenMP threads stall each other
+    # whenever another job takes a core; the data loader uses the other core
+    torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     items = group_split(root, "fit")

@@ -8,6 +8,7 @@ import numpy as np
 
 PROPOSER_SIDE = 320  # long side of the picture the proposer sees; a multiple of 32
 HEAT_THRESHOLD = 0.3
+NMS_FRACTION = 0.6  # touching dice have centres about one die apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +24,11 @@ class Proposal:
         return max(self.w, self.h)
 
 
-def proposer_input(image_bgr: np.ndarray, side: int = PROPOSER_SIDE) -> tuple[np.ndarray, float]:
-    """Grey picture scaled so its long side is `side`, padded to a multiple of 32; and the scale.
+def proposer_input(
+    image_bgr: np.ndarray, side: int = PROPOSER_SIDE
+) -> tuple[np.ndarray, float, np.ndarray]:
+    """Grey picture scaled so its long side is `side`, padded to a multiple of 32; the scale;
+    and the small colour picture (reused for white balance).
 
     Scaling the colour picture first and converting the small one keeps this cheap on an
     8-megapixel still.
@@ -32,12 +36,15 @@ def proposer_input(image_bgr: np.ndarray, side: int = PROPOSER_SIDE) -> tuple[np
     h, w = image_bgr.shape[:2]
     scale = side / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    if scale < 0.25:  # area-averaging a whole camera still costs more than decoding it:
+        # decimate to twice the target with bilinear sampling first, then area-average
+        image_bgr = cv2.resize(image_bgr, (2 * nw, 2 * nh), interpolation=cv2.INTER_LINEAR)
     small = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     ph, pw = -nh % 32, -nw % 32
     if ph or pw:
         grey = cv2.copyMakeBorder(grey, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    return grey.astype(np.float32) / 255.0, scale
+    return grey.astype(np.float32) / 255.0, scale, small
 
 
 def decode(
@@ -46,7 +53,8 @@ def decode(
 ) -> list[Proposal]:
     """Local maxima of the heatmap above `threshold`, mapped back to original pixels.
 
-    Two peaks closer than half a die are one die (the stronger is kept).
+    Dice seen from above do not overlap, so of two peaks closer than 0.6 of the larger one's
+    size only the stronger is kept (this also drops a pip that looks like a tiny die).
     """
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
@@ -56,6 +64,8 @@ def decode(
         k = stride / scale
         p = Proposal((x + dx) * k, (y + dy) * k, float(np.exp(lw)) / scale,
                      float(np.exp(lh)) / scale, float(heat[y, x]))
-        if all(np.hypot(p.cx - q.cx, p.cy - q.cy) > 0.5 * min(p.size, q.size) for q in found):
+        if all(np.hypot(p.cx - q.cx, p.cy - q.cy) > NMS_FRACTION * max(p.size, q.size)
+               for q in found):
             found.append(p)
     return found
+
