@@ -2,10 +2,11 @@
 
     python -m zonkcam.models.tune [--model models/dice.onnx] [--split tune]
 
-Runs the model once per picture with a low proposal threshold, then sweeps the proposal and
-reject thresholds offline and keeps the pair with the best exact-image rate (then F1). The
-held-out groups are never looked at. Writes `heat_threshold` and `reject_threshold` into the
-ONNX file's metadata, where `vision.model` reads them. Needs the `onnx` package (train extra).
+Runs the model once per picture with a low proposal threshold, then sweeps the proposal,
+reject and value thresholds offline and keeps the set with the best exact-image rate (then
+F1). The held-out groups are never looked at. Writes `heat_threshold`, `reject_threshold` and
+`value_threshold` into the ONNX file's metadata, where `vision.model` reads them. Needs the
+`onnx` package (train extra).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from zonkcam.vision.read import Reader
 
 HEAT = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 REJECT = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+VALUE = (0.3, 0.4, 0.5)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,31 +40,37 @@ def main(argv: list[str] | None = None) -> int:
     seen = []
     for n, it in enumerate(items, 1):
         image = decode(it.image, it.image.read_bytes())
-        cands = [(c.proposal.score, float(c.probs[0]), reader._die(c))
-                 for c in reader.candidates(image)]
+        cands = []
+        for c in reader.candidates(image):
+            dice = {}
+            for vt in VALUE:
+                reader.value_threshold = vt
+                dice[vt] = reader._die(c)
+            cands.append((c.proposal.score, float(c.probs[0]), dice))
         seen.append((cands, it.dice, image.shape[1], image.shape[0]))
         print(f"\rtune {n}/{len(items)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     best = None
-    for ht, rt in itertools.product(HEAT, REJECT):
+    for ht, rt, vt in itertools.product(HEAT, REJECT, VALUE):
         tally = evaluate.Tally()
         for cands, labels, w, h in seen:
-            tally.add([d for s, r, d in cands if s >= ht and r < rt], labels, w, h)
+            tally.add([d[vt] for s, r, d in cands if s >= ht and r < rt], labels, w, h)
         s = tally.summary()
         f1 = 2 * s["precision"] * s["recall"] / max(1e-9, s["precision"] + s["recall"])
         key = (s["exact_image_rate"], f1)
-        print(f"heat {ht:.2f} reject {rt:.1f}: P {s['precision']} R {s['recall']} "
+        print(f"heat {ht:.2f} reject {rt:.1f} value {vt:.1f}: P {s['precision']} R {s['recall']} "
               f"value {s['value_accuracy']} exact {s['exact_image_rate']}")
         if best is None or key > best[0]:
-            best = (key, ht, rt)
-    _, ht, rt = best
-    print(f"chosen: heat_threshold {ht}, reject_threshold {rt}")
+            best = (key, ht, rt, vt)
+    _, ht, rt, vt = best
+    print(f"chosen: heat_threshold {ht}, reject_threshold {rt}, value_threshold {vt}")
     if not args.dry_run:
         import onnx
 
         m = onnx.load(str(path))
         props = {p.key: p.value for p in m.metadata_props}
-        props |= {"heat_threshold": str(ht), "reject_threshold": str(rt)}
+        props |= {"heat_threshold": str(ht), "reject_threshold": str(rt),
+                  "value_threshold": str(vt)}
         del m.metadata_props[:]
         for k, v in props.items():
             m.metadata_props.add(key=k, value=v)

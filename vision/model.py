@@ -69,6 +69,8 @@ class DiceModel:
         self.heat_threshold = float(meta["heat_threshold"]) if "heat_threshold" in meta else None
         self.reject_threshold = (float(meta["reject_threshold"]) if "reject_threshold" in meta
                                  else None)
+        self.value_threshold = (float(meta["value_threshold"]) if "value_threshold" in meta
+                                else None)
 
     def propose(self, grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Centre heatmap (gh, gw) and geometry (4, gh, gw) for a float image in 0..1."""

@@ -57,7 +57,7 @@ class Reader:
         self.proposer_side = PROPOSER_SIDE
         self.heat_threshold = self.model.heat_threshold or HEAT_THRESHOLD
         self.reject_threshold = self.model.reject_threshold or REJECT_THRESHOLD
-        self.value_threshold = VALUE_THRESHOLD
+        self.value_threshold = self.model.value_threshold or VALUE_THRESHOLD
 
     def read(self, image_bgr: np.ndarray,
              table: list[tuple[int, int]] | None = None) -> Reading:
