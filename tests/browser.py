@@ -16,8 +16,6 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -57,14 +55,3 @@ def server(argv: list[str], port: int, env: dict | None = None) -> Iterator[tupl
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()

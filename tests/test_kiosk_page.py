@@ -3,7 +3,7 @@ die correction, the PIN for LAN actions."""
 from pathlib import Path
 
 import pytest
-from browser import browser, free_port, server  # noqa: F401 (fixture)
+from browser import free_port, server
 
 FAKE = str(Path(__file__).with_name("fake_kiosk.py"))
 
@@ -15,7 +15,7 @@ def kiosk():
         yield url
 
 
-def test_page_shows_sheet_turn_odds_and_dice(browser, kiosk):  # noqa: F811
+def test_page_shows_sheet_turn_odds_and_dice(browser, kiosk):
     page = browser.new_page(viewport={"width": 800, "height": 480})
     page.goto(kiosk)
     page.wait_for_selector("#sheet th")
@@ -26,7 +26,7 @@ def test_page_shows_sheet_turn_odds_and_dice(browser, kiosk):  # noqa: F811
     assert page.inner_text("#pin") == "PIN 2468"  # local kiosk shows the PIN
 
 
-def test_bank_is_pushed_to_every_open_page(browser, kiosk):  # noqa: F811
+def test_bank_is_pushed_to_every_open_page(browser, kiosk):
     watcher = browser.new_page()
     watcher.goto(kiosk)
     watcher.wait_for_selector("#sheet th")
@@ -37,7 +37,7 @@ def test_bank_is_pushed_to_every_open_page(browser, kiosk):  # noqa: F811
     assert watcher.inner_text("#sheet tfoot").split() == ["0", "400"]
 
 
-def test_tapping_a_die_sends_a_correction(browser, kiosk):  # noqa: F811
+def test_tapping_a_die_sends_a_correction(browser, kiosk):
     page = browser.new_page()
     page.goto(kiosk)
     page.wait_for_selector("#boxes rect")
@@ -51,7 +51,7 @@ def test_tapping_a_die_sends_a_correction(browser, kiosk):  # noqa: F811
     assert state["corrections"] == [{"action": "correct", "die": 0, "value": 5}]
 
 
-def test_evidence_image_opens_from_the_sheet(browser, kiosk):  # noqa: F811
+def test_evidence_image_opens_from_the_sheet(browser, kiosk):
     page = browser.new_page()
     page.goto(kiosk)
     page.click("#sheet td a")

@@ -7,7 +7,7 @@ import time
 import urllib.request
 
 import pytest
-from browser import browser, free_port, server  # noqa: F401 (fixture)
+from browser import free_port, server
 from zonkcam.models.registry import shipped_model
 
 pytestmark = pytest.mark.skipif(not shipped_model().is_file(), reason="no shipped dice model")
@@ -34,7 +34,7 @@ def wait_for_actions(url, n, timeout=150):
     raise AssertionError(f"fewer than {n} actions after {timeout} s: {s['camera']}")
 
 
-def test_demo_throws_are_scored_on_the_page_and_in_the_database(browser, tmp_path):  # noqa: F811
+def test_demo_throws_are_scored_on_the_page_and_in_the_database(browser, tmp_path):
     port = free_port()
     with play(tmp_path, port) as (url, _):
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
