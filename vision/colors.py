@@ -28,6 +28,7 @@ DEFAULT_RGB = {
     "yellow": (235, 200, 40),
 }
 L_WEIGHT = 0.5
+PIP_SHARE_MAX = 0.3  # pips cover at most this share of the face's inner half
 TEMPERATURE = 12.0  # Lab distance that makes a name e times less likely than a closer one
 
 
@@ -90,19 +91,43 @@ def thumbnail(image: np.ndarray, side: int = 64) -> np.ndarray:
 
 
 def grey_world_gains(small_bgr: np.ndarray) -> np.ndarray:
-    """Per-channel gains that make the picture's mean grey, bounded so a red tray stays red."""
-    means = small_bgr.reshape(-1, 3).astype(np.float32).mean(0) + 1.0
-    return np.clip(means.mean() / means, 0.7, 1.4)
+    """Per-channel gains that make the picture's highlights neutral (white patch).
+
+    The brightest pixels (white dice, pips, glare) are the best guess at white; grey world
+    would be led astray by a green felt or a red tray that fills most of the picture. The
+    gains are bounded so a scene without anything white is changed little.
+    """
+    px = small_bgr.reshape(-1, 3).astype(np.float32)
+    lum = px.sum(1)
+    top = px[lum >= np.percentile(lum, 99)].mean(0) + 1.0
+    return np.clip(top.max() / top, 0.8, 1.25)
 
 
 def body_lab(patch_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """Lab of the die's body in a face patch (the die spans the middle 1/1.6 of it)."""
+    """Lab of the die's body in a face patch (the die spans the middle 1/1.6 of it).
+
+    The inner half of the patch is split in two by Otsu: the body and the pips. The larger part
+    is the body, unless it looks like the table around the die (a proposal off the die's centre
+    lets the table into the inner half) and the smaller part is too big to be only pips.
+    """
     n = patch_bgr.shape[0]
     m = int(n * 0.25)  # the inner half of the patch: well inside the face
     core = patch_bgr[m:n - m, m:n - m].reshape(-1, 3).astype(np.float32)
     grey = core @ np.array([0.114, 0.587, 0.299], np.float32)
     thr, _ = cv2.threshold(grey.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = grey > thr
-    body = core[bright] if bright.sum() >= (~bright).sum() else core[~bright]
-    bgr = np.clip(np.median(body, axis=0) * gains, 0, 255).astype(np.uint8)
-    return cv2.cvtColor(bgr.reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    major, minor = (core[bright], core[~bright]) if bright.sum() >= (~bright).sum() \
+        else (core[~bright], core[bright])
+    body = major
+    if len(minor) >= PIP_SHARE_MAX * len(core):
+        ring = np.concatenate([patch_bgr[:2].reshape(-1, 3), patch_bgr[-2:].reshape(-1, 3),
+                               patch_bgr[:, :2].reshape(-1, 3), patch_bgr[:, -2:].reshape(-1, 3)])
+        table = np.median(ring.astype(np.float32), axis=0)
+        if np.linalg.norm(np.median(major, 0) - table) < np.linalg.norm(np.median(minor, 0) - table):
+            body = minor
+    return _lab(np.median(body, axis=0) * gains)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    px = np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
