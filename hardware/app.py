@@ -10,33 +10,45 @@ every die is hot dice when all of them scored, or (with gesture banking) "bank" 
 may be banked; a die off the table, lost, stacked or knocked is a spaz. A throw the game
 cannot accept (the wrong number of dice, an illegal keep, an unreadable die) is not scored:
 the display says why and the scorekeeper corrects it. Nothing is guessed into the score.
+
+A new game can be started from the display; its order of play may come from a roll-off read
+by the same camera (`rolloff`): while it runs, settled throws are dice for the order, not
+scores. When the camera is lost, the display says so; when it comes back the throw stream
+starts afresh, so a throw half-seen before the gap is never completed by frames after it.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 from zonkcam.hardware.cameras import Camera, CameraError
+from zonkcam.hardware.rolloff import RollOff, RollOffError
+from zonkcam.hardware.stats import TableStats, add_game, from_store
 from zonkcam.hardware.store import Store
 from zonkcam.hardware.web import ActionError, Hub
 from zonkcam.models.captures import CaptureSet
 from zonkcam.rules import sheet
 from zonkcam.rules.actions import ActionError as LineError
-from zonkcam.rules.game import Game
+from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.odds import odds_table, turn_odds
+from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, ruleset_from_dict, variant_names
 from zonkcam.rules.turn import IllegalAction
 from zonkcam.vision.dice import Die
 
 # Throw-event flags that end the turn as a spaz, with the reason the rules know them by.
 SPAZ_FLAGS = {"spaz": "off_table", "lost": "lost", "stacked": "stacked", "knocked": "knocked"}
 PENALTIES = [("space", "SPACE"), ("dealer-spaz", "DEALER SPAZ"), ("miscall", "Miscalled score")]
+CLOCK_PENALTY = ("clock", "Turn clock ran out")  # A14, offered when the game runs the clock
 FRAME_EVERY_S = 0.2  # the display's live picture: five frames a second is plenty
 FRAME_WIDTH = 960
 
@@ -55,6 +67,10 @@ class ThrowStreamLike(Protocol):
     def feed(self, frame: np.ndarray, t: float) -> ThrowEventLike | None: ...
 
 
+# A fresh throw stream for this many dice: after a camera gap, and when a game or roll-off starts.
+StreamFactory = Callable[[int], ThrowStreamLike]
+
+
 @dataclass
 class Live:
     """What the camera side last saw; read by the display."""
@@ -71,11 +87,19 @@ class Live:
 class TableApp:
     def __init__(self, store: Store, game_id: int, hub: Hub, evidence_dir: Path, *,
                  gesture_bank: bool = False, captures: CaptureSet | None = None, model: str = "",
-                 on_message: Callable[[str], None] = print) -> None:
+                 on_message: Callable[[str], None] = print, house_rules: dict[str, Ruleset] | None = None,
+                 demo: bool = False) -> None:
         self.store, self.game_id, self.hub = store, game_id, hub
+        self.evidence_root = evidence_dir
         self.evidence_dir = evidence_dir / str(game_id)
         self.evidence_dir.mkdir(parents=True, exist_ok=True)
         self.gesture_bank = gesture_bank
+        self.house_rules = house_rules or {}  # house-rules files the server was given, by label
+        # The demo's simulated player throws every die even for the roll-off: its leftmost die counts.
+        self.demo = demo
+        self.rolloff: RollOff | None = None
+        self._pending: Ruleset | None = None  # the ruleset of the game the roll-off is for
+        self._restart_stream = False
         self.captures, self.model = captures, model  # every settled throw saved for retraining
         self._capture: str | None = None  # the last throw's captured frame
         self.on_message = on_message
@@ -90,7 +114,8 @@ class TableApp:
 
     # --- the camera side ----------------------------------------------------------------
 
-    def run(self, camera: Camera, stream: ThrowStreamLike, stop: threading.Event) -> None:
+    def run(self, camera: Camera, stream: ThrowStreamLike, stop: threading.Event,
+            make_stream: StreamFactory | None = None) -> None:
         """Feed frames until the camera ends or `stop` is set."""
         generation = getattr(camera, "generation", 0)
         self.live.camera = "ok"
@@ -108,7 +133,14 @@ class TableApp:
                 return
             if getattr(camera, "generation", 0) != generation:  # reconnected: start afresh
                 generation = camera.generation  # type: ignore[attr-defined]
-                self.live.message = "camera back; throw again if dice moved while it was away"
+                self._restart_stream = True
+                self.live.camera = "ok"
+                self.live.dice = []
+                self._say("camera back; throw again if dice moved while it was away")
+                self.publish_state()
+            if self._restart_stream and make_stream is not None:
+                self._restart_stream = False
+                stream = make_stream(1 if self.rolloff is not None else self.game.ruleset.dice)
             try:
                 stream.expecting = self.expecting_throw()
                 event = stream.feed(frame.image, frame.t)
@@ -119,8 +151,17 @@ class TableApp:
                 self._say(f"error on frame {frame.index}: {type(exc).__name__}: {exc}")
                 self.publish_state()
 
+    def camera_status(self, message: str) -> None:
+        """What a reconnecting camera reports from inside its retry loop (`cameras.Reconnecting`)."""
+        if message.startswith("camera lost"):
+            self.live.camera, self.live.dice = "lost", []
+        self._say(message)
+        self.publish_state()
+
     def expecting_throw(self) -> bool:
         with self._lock:
+            if self.rolloff is not None:
+                return True
             game = self.game
             return not game.over and game.current is not None
 
@@ -128,6 +169,11 @@ class TableApp:
         """Turn one settled throw into game actions, or say why it was not scored."""
         self.live.dice, self.live.kept = [*event.kept, *event.thrown], len(event.kept)
         self.live.frame_size = (image.shape[1], image.shape[0])
+        if self.rolloff is not None:
+            with self._lock:
+                self._rolloff_throw(event)
+            self.publish_state()
+            return
         if self.captures is not None:
             self._capture = self.captures.add(image, self.live.dice, self.model)
         with self._lock:
@@ -136,6 +182,18 @@ class TableApp:
             except (IllegalAction, LineError) as exc:
                 self._say(f"throw not scored: {exc}")
         self.publish_state()
+
+    def _rolloff_throw(self, event: ThrowEventLike) -> None:
+        """One die for the order of play; flags about dice in play do not apply to it."""
+        assert self.rolloff is not None
+        if "cocked" in event.flags:
+            self._say("roll-off: a die is cocked: throw again")
+            return
+        dice = sorted(event.thrown, key=lambda d: d.box[0])
+        if not dice or dice[0].value is None or (len(dice) > 1 and not self.demo):
+            self._say(f"roll-off: {self.rolloff.up}, throw one die (tap Enter to type it)")
+            return
+        self._rolloff_value(dice[0].value)
 
     def _score_throw(self, event: ThrowEventLike, image: np.ndarray) -> None:
         game = self.game
@@ -179,6 +237,31 @@ class TableApp:
 
     def _record(self, line: str) -> Game:
         return self.store.record(self.game_id, line)
+
+    def _rolloff_value(self, value: int) -> None:
+        assert self.rolloff is not None and self._pending is not None
+        try:
+            player = self.rolloff.throw(value)
+        except RollOffError as exc:
+            raise ActionError(str(exc)) from None
+        order = self.rolloff.order
+        if order is None:
+            again = " (a tie: throw again)" if not self.rolloff.rounds[-1] else ""
+            self._say(f"roll-off: {player} threw {value}{again}; {self.rolloff.up} next")
+            return
+        self._say(f"roll-off: {player} threw {value}; {order[0]} goes first")
+        self._start_game(self._pending, order)
+
+    def _start_game(self, ruleset: Ruleset, players: tuple[str, ...]) -> None:
+        try:
+            game_id = self.store.new_game(GameSetup(ruleset, players))
+        except IllegalAction as exc:
+            raise ActionError(str(exc)) from None
+        self.game_id, self.rolloff, self._pending = game_id, None, None
+        self.evidence_dir = self.evidence_root / str(game_id)
+        self.evidence_dir.mkdir(parents=True, exist_ok=True)
+        self.live.dice, self._capture, self._restart_stream = [], None, True
+        odds_table(ruleset).values(opened=True)
 
     def _save_evidence(self, player: str, image: np.ndarray) -> None:
         """The frame a throw was read from, kept as TURN-N.jpg (N-th throw of that turn)."""
@@ -237,18 +320,44 @@ class TableApp:
                 "can_bank": bool(turn) and turn.get("state") != "over" and turn.get("bank_blocker") is None,
                 "bank_blocker": turn.get("bank_blocker"),
                 "can_roll_asks": (current.get("ask") or {}).get("times", 0),
-                "clock": current.get("clock"),
+                "clock": _clock(current.get("clock"), game),
             },
             "odds": turn.get("odds"),
             "dice": [d.to_json() for d in self.live.dice],
             "frame_size": list(self.live.frame_size) if self.live.frame_size else None,
             "colors": self.colors or list(dict.fromkeys(game.ruleset.dice_colors)),
-            "penalties": [{"name": n, "label": label} for n, label in PENALTIES],
+            "penalties": [{"name": n, "label": label} for n, label in
+                          PENALTIES + ([CLOCK_PENALTY] if current.get("clock") else [])],
             "camera": {"status": self.live.camera, "message": self.live.message},
             "log": [str(a) for a in log[-12:]],
-            "summary": {"text": "\n".join(sheet.summary(game))} if game.over else None,
+            "summary": _summary(game) if game.over else None,
+            "rolloff": self.rolloff.to_json() if self.rolloff is not None else None,
+            "new_game": {
+                "rulesets": [{"key": k, "label": label} for k, (label, _) in self.rulesets().items()],
+                "registry": self.store.players(),
+                "ruleset": _ruleset_key(game.ruleset),
+                "players": list(game.setup.players),
+            },
             "game_json": data,
         }
+
+    def rulesets(self) -> dict[str, tuple[str, Ruleset | None]]:
+        """The rulesets a new game may use, by key: the variants, the house-rules files the server
+        was given, and house rules kept with earlier games in the store (None: load when chosen)."""
+        out: dict[str, tuple[str, Ruleset | None]] = {
+            f"variant:{name}": (name, None) for name in variant_names()}
+        for label, ruleset in self.house_rules.items():
+            out.setdefault(_ruleset_key(ruleset), (label, ruleset))
+        rows = self.store.db.execute("SELECT ruleset, MAX(id) FROM games GROUP BY ruleset ORDER BY 2 DESC")
+        for text, game_id in rows.fetchall():
+            try:
+                ruleset = ruleset_from_dict(json.loads(text), f"game {game_id}")
+            except (ValueError, RulesetError):
+                continue
+            key = _ruleset_key(ruleset)
+            if key not in out:
+                out[key] = (f"{ruleset.title or ruleset.name} (house rules of game {game_id})", ruleset)
+        return out
 
     def publish_state(self) -> None:
         self.hub.publish("state", self.state())
@@ -269,12 +378,60 @@ class TableApp:
                     self._record("end")
                 elif name == "correct":
                     self._correct(action)
+                elif name == "new_game":
+                    self._new_game(action)
+                elif name == "rolloff_throw":
+                    if self.rolloff is None:
+                        raise ActionError("no roll-off is going on")
+                    value = action.get("value")
+                    self._rolloff_value(int(value) if isinstance(value, str) and value.isdigit() else value)
+                elif name == "cancel_rolloff":
+                    self.rolloff, self._pending = None, None
+                    self._restart_stream = True
+                    self._say("roll-off cancelled")
                 else:
                     raise ActionError(f"unknown action {name!r}")
             except (IllegalAction, LineError) as exc:
                 raise ActionError(str(exc)) from None
         self.publish_state()
         return {"ok": True}
+
+    def _new_game(self, action: dict[str, Any]) -> None:
+        """A new game: a ruleset (variant or house rules), players in seating order, and the
+        order of play as given or from a roll-off. An unfinished game is left as it is in the
+        store (the game log only ends games by the rules); the newest unfinished game is the
+        one resumed."""
+        choices = self.rulesets()
+        key = action.get("ruleset")
+        if key not in choices:
+            raise ActionError(f"unknown ruleset {key!r}; choose one of: {', '.join(choices)}")
+        label, ruleset = choices[key]
+        if ruleset is None:
+            ruleset = load_variant(label)
+        players = action.get("players")
+        if isinstance(players, str):
+            players = players.split(",")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ActionError("players must be a list of names (or one comma-separated string)")
+        names = tuple(p.strip() for p in players if p.strip())
+        try:
+            GameSetup(ruleset, names)  # names are checked before any roll-off starts
+        except IllegalAction as exc:
+            raise ActionError(str(exc)) from None
+        order = action.get("order", "given")
+        if order == "given":
+            self.rolloff = None
+            self._start_game(ruleset, names)
+            self._say(f"new game: {ruleset.name}, {', '.join(names)}")
+        elif order == "rolloff":
+            try:
+                self.rolloff = RollOff(names)
+            except RollOffError as exc:
+                raise ActionError(str(exc)) from None
+            self._pending, self.live.dice, self._restart_stream = ruleset, [], True
+            self._say(f"roll-off for the order of play: {names[0]}, throw one die")
+        else:
+            raise ActionError(f"order must be 'given' or 'rolloff', not {order!r}")
 
     def _correct(self, action: dict[str, Any]) -> None:
         """A tapped die: rewrite the last recorded throw with its new value or colour."""
@@ -308,12 +465,52 @@ class TableApp:
     def frame_jpeg(self) -> bytes | None:
         return self.live.jpeg
 
+    def stats(self) -> dict[str, Any]:
+        with self._lock:  # the store's connection is shared with the camera thread
+            return from_store(self.store).to_json()
+
     def evidence_jpeg(self, throw_id: str) -> bytes | None:
         turn, _, n = throw_id.partition("-")
         if not (turn.isdigit() and n.isdigit()):
             return None
         path = self.evidence_dir / f"{throw_id}.jpg"
         return path.read_bytes() if path.is_file() else None
+
+
+def _ruleset_key(ruleset: Ruleset) -> str:
+    """A variant by its name; house rules by a digest of their content (stable across restarts)."""
+    data = ruleset.to_dict()
+    if ruleset.name in variant_names() and data == load_variant(ruleset.name).to_dict():
+        return f"variant:{ruleset.name}"
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    return f"house:{digest}"
+
+
+def _clock(clock: dict[str, Any] | None, game: Game) -> dict[str, Any] | None:
+    """A14's turn clock as the display counts it down: seconds allowed and already used (the
+    server's clock, so the page needs no synchronised time)."""
+    if clock is None:
+        return None
+    since = clock.get("since") or game.setup.started
+    try:
+        elapsed = max(0.0, (datetime.now() - datetime.fromisoformat(since)).total_seconds())
+    except (TypeError, ValueError):
+        elapsed = 0.0
+    return {"limit_s": clock["limit_s"], "countdown_s": clock["countdown_s"], "elapsed_s": round(elapsed, 1)}
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    """The end-of-game view: winners, scores, hits and G.H.A. (W19), and how each player played."""
+    stats = add_game(TableStats(), game).players
+    players = []
+    for name in game.order:
+        p = stats[name].to_json()
+        players.append({"name": name, "score": game.players[name].score, "hits": game.hit_total(name),
+                        **{k: p[k] for k in ("turns", "zonks", "zonk_rate", "average_turn", "best_turn")},
+                        "faces": p["all_dice"]["faces"]})
+    return {"text": "\n".join(sheet.summary(game)), "winners": game.winners,
+            "finish_order": game.finish_order, "gha": game.gha(), "started": game.setup.started,
+            "ended": game.last_at, "players": players}
 
 
 def _word(action: dict[str, Any], key: str) -> str:

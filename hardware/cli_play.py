@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from zonkcam.hardware.cli_common import CliError
@@ -18,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(default: the Pi camera, else USB camera 0, else the demo)")
     add_ruleset_arguments(p)
     p.add_argument("--players", help=f"Zonk names in seating order (default {DEFAULT_PLAYERS})")
-    p.add_argument("--new", action="store_true", help="end an unfinished game and start a new one")
+    p.add_argument("--new", action="store_true",
+                   help="start a new game (an unfinished one is left in the database, unfinished)")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--lan", action="store_true",
                    help="listen on the LAN too: phones watch; actions from them need the kiosk's PIN")
@@ -39,7 +43,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # Heavy imports here, so that other subcommands stay instant.
     import uvicorn
     from zonkcam.hardware.app import TableApp
-    from zonkcam.hardware.cameras import CameraError, DemoCamera, detect_camera, open_camera
+    from zonkcam.hardware.cameras import CameraError, DemoCamera, Reconnecting, detect_camera
     from zonkcam.hardware.store import Store, default_path
     from zonkcam.hardware.web import Hub, create_app, new_pin
     from zonkcam.models.registry import Registry
@@ -56,8 +60,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     store = Store(db)
     game_id = store.unfinished()
     if game_id is not None and args.new:
-        store.record(game_id, "end")
+        # The game log ends a game only by its rules, so the old game stays unfinished; the
+        # newest unfinished game is the one resumed.
+        print(f"game {game_id} left unfinished", file=sys.stderr)
         game_id = None
+    house = {Path(args.rules).stem: ruleset_from(args)} if args.rules else {}
     if game_id is None:
         ruleset = ruleset_from(args)
         players = tuple(n.strip() for n in (args.players or DEFAULT_PLAYERS).split(","))
@@ -75,24 +82,28 @@ def cmd_play(args: argparse.Namespace) -> int:
     spec = args.camera or detect_camera()
     if args.camera is None and spec == "demo":
         print("no camera found: starting the demo camera (simulated throws)", file=sys.stderr)
+    hub = Hub()
+    gesture = args.gesture_bank if args.gesture_bank is not None else spec == "demo"
+    app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
+                   on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo")
     try:
+        # Every source but the demo is retried when it fails, and the display says so.
         camera = (DemoCamera(dice=ruleset.dice, keep_policy=_demo_policy(ruleset)) if spec == "demo"
-                  else open_camera(spec, fps=args.fps))
+                  else Reconnecting(_opener(spec, args.fps), on_status=app.camera_status))
         reader = Reader(args.model or Registry().active_path(), dice_set=args.dice_set)
         table = TableConfig.load(args.table) if args.table else None
     except (CameraError, ModelError, TableConfigError) as exc:
         raise CliError(str(exc), 1) from None
     if table is None and isinstance(camera, DemoCamera):
         table = camera.table
-    stream = ThrowStream(reader, table, dice_count=ruleset.dice)
 
-    hub = Hub()
-    gesture = args.gesture_bank if args.gesture_bank is not None else spec == "demo"
-    app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
-                   on_message=lambda m: print(m, file=sys.stderr))
+    def make_stream(dice: int) -> ThrowStream:
+        return ThrowStream(reader, table, dice_count=dice)
+
     pin = new_pin() if args.lan else None
     stop = threading.Event()
-    threading.Thread(target=app.run, args=(camera, stream, stop), name="camera", daemon=True).start()
+    threading.Thread(target=app.run, args=(camera, make_stream(ruleset.dice), stop, make_stream),
+                     name="camera", daemon=True).start()
     if args.button is not None:
         _bank_button(args.button, app)
     print(f"zonkcam: open http://localhost:{args.port}/" + (f" (LAN PIN {pin})" if pin else ""),
@@ -103,6 +114,53 @@ def cmd_play(args: argparse.Namespace) -> int:
         stop.set()
         camera.close()
     return 0
+
+
+def _opener(spec: str, fps: float | None) -> Callable:
+    """How to (re)open a camera source; recorded footage plays in real time, as a camera would."""
+    from zonkcam.hardware.cameras import CameraError, FrameFolder, PiCamera, UsbCamera, VideoFile
+
+    if spec == "pi":
+        return PiCamera
+    if spec.startswith("usb:"):
+        index = spec.removeprefix("usb:")
+        if not index.isdigit():
+            raise CameraError(f"{spec}: expected usb:N with N a camera number")
+        return lambda: UsbCamera(int(index))
+    path = Path(spec)
+    if path.is_dir():
+        return lambda: Paced(FrameFolder(path, fps or 30.0))
+    if path.is_file():
+        return lambda: Paced(VideoFile(path, fps))
+    raise CameraError(f"{spec}: not a camera (pi, usb:N, demo), a video file or a folder of frames")
+
+
+class Paced:
+    """A recorded source delivered at its frames' own times instead of as fast as they decode."""
+
+    def __init__(self, camera) -> None:
+        self.camera, self.name = camera, camera.name
+        self._origin: float | None = None
+        self._last_t = -math.inf
+
+    def read(self):
+        frame = self.camera.read()
+        if frame is None:
+            return None
+        now = time.monotonic()
+        if self._origin is None or frame.t < self._last_t:
+            self._origin = now - frame.t
+        self._last_t = frame.t
+        delay = self._origin + frame.t - now
+        if delay > 0:
+            time.sleep(delay)
+        return frame
+
+    def still(self):
+        return self.camera.still()
+
+    def close(self) -> None:
+        self.camera.close()
 
 
 def _check_port(host: str, port: int) -> None:

@@ -43,6 +43,8 @@ class Table(Protocol):
 
     def evidence_jpeg(self, throw_id: str) -> bytes | None: ...
 
+    def stats(self) -> dict[str, Any]: ...
+
 
 class Hub:
     """Fan-out of updates to subscribers; `publish` may be called from any thread."""
@@ -102,6 +104,13 @@ def create_app(table: Table, hub: Hub, pin: str | None = None) -> Starlette:
 
     async def page(request: Request) -> Response:
         return FileResponse(str(static.joinpath("index.html")))
+
+    async def stats_page(request: Request) -> Response:
+        return FileResponse(str(static.joinpath("stats.html")))
+
+    async def stats(request: Request) -> Response:
+        # Every game is replayed from its log: off the event loop.
+        return JSONResponse(await asyncio.to_thread(table.stats))
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
@@ -171,9 +180,11 @@ def create_app(table: Table, hub: Hub, pin: str | None = None) -> Starlette:
     routes = [
         Route("/", page),
         Route("/spectator", page),
+        Route("/stats", stats_page),
         Route("/static/{name}", asset),
         Route("/api/state", state),
         Route("/api/events", events),
+        Route("/api/stats", stats),
         Route("/api/action", action, methods=["POST"]),
         Route("/api/frame.jpg", frame),
         Route("/api/evidence/{throw_id}.jpg", evidence),

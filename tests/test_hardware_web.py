@@ -29,6 +29,9 @@ class FakeTable:
     def evidence_jpeg(self, throw_id):
         return b"\xff\xd8evidence" if throw_id == "7" else None
 
+    def stats(self):
+        return {"games": 1, "players": [{"name": "Biggles", "turns": len(self.actions)}]}
+
 
 @pytest.fixture
 def table():
@@ -107,3 +110,11 @@ def _publish_when_subscribed(hub):
             break
         time.sleep(0.01)
     hub.publish("banner", {"text": "ZONK!"})
+
+
+def test_statistics_page_and_json(table):
+    with client(table, LAN) as c:
+        assert "statistics" in c.get("/stats").text
+        assert c.get("/static/stats.js").status_code == 200
+        table.actions.append({"action": "undo"})
+        assert c.get("/api/stats").json() == {"games": 1, "players": [{"name": "Biggles", "turns": 1}]}

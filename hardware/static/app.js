@@ -5,6 +5,7 @@ const params = new URLSearchParams(location.search);
 if (params.get("kiosk")) document.body.classList.add("kiosk");
 let state = null;
 let frameCounter = 0;
+let clockDeadline = null; // {limit: ms timestamp when the turn's time is up, countdown: s}
 
 async function act(body) {
   const headers = { "Content-Type": "application/json" };
@@ -33,8 +34,11 @@ function render(s) {
   const cam = s.camera || {};
   $("camera-status").textContent = cam.message || "";
   $("camera-status").className = cam.status === "lost" ? "lost" : "";
-  $("asks").textContent = turn.can_roll_asks ? `Ask "Can I roll?" ${turn.can_roll_asks}×` +
-    (turn.clock != null ? ` · ${turn.clock}s` : "") : (turn.clock != null ? `${turn.clock}s` : "");
+  $("asks").textContent = turn.can_roll_asks ? `Ask "Can I roll?" ${turn.can_roll_asks}×` : "";
+  // A14: the server says how long the turn has had; the page counts down on its own clock.
+  clockDeadline = turn.clock ? { at: Date.now() + 1000 * (turn.clock.limit_s - turn.clock.elapsed_s),
+    countdown: turn.clock.countdown_s } : null;
+  tickClock();
   const o = s.odds;
   $("odds").textContent = o ? `${o.dice} dice: ${(100 * o.zonk_chance).toFixed(1)}% to zonk · ` +
     `throw ≈ ${Math.round(o.throw_value)}` + (o.bank_value != null ? ` vs bank ${o.bank_value}` : "") +
@@ -52,10 +56,95 @@ function render(s) {
   if (penalty.options.length === 1) {
     for (const p of s.penalties || []) penalty.add(new Option(p.label, p.name));
   }
-  const sum = s.summary;
-  $("summary").hidden = !sum;
-  if (sum) $("summary").textContent = sum.text || JSON.stringify(sum);
+  renderSummary(s.summary);
+  renderRolloff(s.rolloff);
+  if (!$("new-game-dialog").open) fillNewGame(s.new_game);
 }
+
+function tickClock() {
+  const el = $("clock");
+  if (!clockDeadline) { el.textContent = ""; el.className = ""; return; }
+  const left = (clockDeadline.at - Date.now()) / 1000;
+  if (left > 0) {
+    const s = Math.ceil(left);
+    el.textContent = `⏱ ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    el.className = left <= 10 ? "warn" : "";
+  } else if (-left < clockDeadline.countdown) {
+    el.textContent = `TIME! ${Math.ceil(clockDeadline.countdown + left)}`; // the visible countdown
+    el.className = "urgent";
+  } else {
+    el.textContent = "TIME: loss of turn";
+    el.className = "urgent";
+  }
+}
+setInterval(tickClock, 250);
+
+const pct = (x) => (x == null ? "–" : `${(100 * x).toFixed(1)}%`);
+const num = (x) => (x == null ? "–" : String(x));
+
+function cells(tr, values, tag = "td") {
+  for (const v of values) { const c = document.createElement(tag); c.textContent = v; tr.append(c); }
+  return tr;
+}
+
+function renderSummary(sum) {
+  document.body.classList.toggle("over", !!sum);
+  $("summary").hidden = !sum;
+  if (!sum) return;
+  const who = sum.winners && sum.winners.length ? `WINNER: ${sum.winners.join(", ")}` : "";
+  const order = sum.finish_order && sum.finish_order.length ? `Finished: ${sum.finish_order.join(", ")}` : "";
+  $("summary-winners").textContent = [who, order].filter(Boolean).join(" · ");
+  $("summary-table").tBodies[0].replaceChildren(...sum.players.map((p) => cells(document.createElement("tr"),
+    [p.name, p.score, p.hits, p.turns, p.zonks, pct(p.zonk_rate), num(p.average_turn), p.best_turn])));
+  $("summary-gha").textContent = `G.H.A. (group hit average): ${sum.gha}`;
+  $("summary-time").textContent = sum.started ? `${sum.started} – ${sum.ended || ""}` : "";
+}
+
+function renderRolloff(r) {
+  document.body.classList.toggle("rolling", !!r);
+  $("rolloff").hidden = !r;
+  if (!r) return;
+  $("rolloff-up").textContent = r.up ? `${r.up}: throw one die` : "";
+  $("rolloff-table").tHead.replaceChildren(cells(document.createElement("tr"), ["", ...r.players], "th"));
+  $("rolloff-table").tBodies[0].replaceChildren(...r.rounds.filter((round) => Object.keys(round).length)
+    .map((round, i) => cells(document.createElement("tr"),
+      [i ? `again ${i}` : "throw", ...r.players.map((p) => round[p] ?? "")])));
+}
+
+for (let v = 1; v <= 6; v++) {
+  const b = document.createElement("button"); b.type = "button"; b.textContent = v;
+  b.onclick = () => act({ action: "rolloff_throw", value: v });
+  $("rolloff-enter").append(b);
+}
+$("rolloff-cancel").onclick = () => act({ action: "cancel_rolloff" });
+
+function fillNewGame(ng) {
+  if (!ng) return;
+  const sel = $("ng-ruleset");
+  sel.replaceChildren(...ng.rulesets.map((r) => new Option(r.label, r.key, false, r.key === ng.ruleset)));
+  if (!$("ng-players").value) $("ng-players").value = ng.players.join(", ");
+  $("ng-registry").replaceChildren(...ng.registry.map((name) => {
+    const b = document.createElement("button"); b.type = "button"; b.textContent = `+ ${name}`;
+    b.onclick = () => {
+      const names = $("ng-players").value.split(",").map((n) => n.trim()).filter(Boolean);
+      if (!names.includes(name)) names.push(name);
+      $("ng-players").value = names.join(", ");
+    };
+    return b;
+  }));
+}
+
+$("new-game").onclick = () => { fillNewGame(state && state.new_game); $("ng-error").textContent = ""; $("new-game-dialog").showModal(); };
+$("ng-start").onclick = async (e) => {
+  e.preventDefault();
+  const form = $("new-game-form");
+  const body = { action: "new_game", ruleset: $("ng-ruleset").value,
+    players: $("ng-players").value.split(",").map((n) => n.trim()).filter(Boolean),
+    order: form.elements.order.value };
+  const res = await act(body);
+  if (res && res.ok) { $("new-game-dialog").close(); $("ng-players").value = ""; }
+  else $("ng-error").textContent = (res && res.error) || "not started";
+};
 
 function renderSheet(sheet, current) {
   if (!sheet) return;

@@ -1,0 +1,54 @@
+"""The roll-off for the order of play: highest first, ties throw again, seating kept."""
+import pytest
+from zonkcam.hardware.rolloff import RollOff, RollOffError
+
+
+def test_highest_goes_first_and_play_goes_round_the_table():
+    r = RollOff(("Ann", "Bob", "Cy", "Di"))
+    assert [r.throw(v) for v in (2, 4, 6, 1)] == ["Ann", "Bob", "Cy", "Di"]
+    assert r.done and r.winner == "Cy" and r.up is None
+    assert r.order == ("Cy", "Di", "Ann", "Bob")
+
+
+def test_ties_for_highest_throw_again_only_the_tied():
+    r = RollOff(("Ann", "Bob", "Cy"))
+    r.throw(5)
+    r.throw(2)
+    r.throw(5)  # Ann and Cy tie
+    assert not r.done and r.rolling == ["Ann", "Cy"] and r.up == "Ann"
+    r.throw(3)
+    assert r.up == "Cy"
+    r.throw(3)  # tie again
+    assert r.rounds == [{"Ann": 5, "Bob": 2, "Cy": 5}, {"Ann": 3, "Cy": 3}, {}]
+    r.throw(1)
+    r.throw(4)
+    assert r.winner == "Cy" and r.order == ("Cy", "Ann", "Bob")
+
+
+def test_a_tie_below_the_top_does_not_matter():
+    r = RollOff(("Ann", "Bob", "Cy"))
+    for v in (2, 2, 6):
+        r.throw(v)
+    assert r.order == ("Cy", "Ann", "Bob") and len(r.rounds) == 1
+
+
+def test_bad_throws_and_set_ups_say_why():
+    with pytest.raises(RollOffError, match="two or more"):
+        RollOff(("Ann",))
+    with pytest.raises(RollOffError, match="distinct"):
+        RollOff(("Ann", "Ann"))
+    r = RollOff(("Ann", "Bob"))
+    for bad in (0, 7, "3", True):
+        with pytest.raises(RollOffError, match="face value"):
+            r.throw(bad)
+    r.throw(6)
+    r.throw(1)
+    with pytest.raises(RollOffError, match="decided"):
+        r.throw(4)
+
+
+def test_json_shows_progress():
+    r = RollOff(("Ann", "Bob"))
+    r.throw(4)
+    assert r.to_json() == {"players": ["Ann", "Bob"], "rounds": [{"Ann": 4}], "rolling": ["Ann", "Bob"],
+                           "up": "Bob", "winner": None, "order": None}
