@@ -2,7 +2,7 @@
 
 No photo set has colour labels, so colour is measured rather than learned: the die's body colour
 is the median of the face's body pixels (the pips, the minority class of an Otsu split, are left
-out), white-balanced by the picture's grey-world gains, in CIE Lab. It is named by the nearest
+out), white-balanced on the picture's highlights, in CIE Lab. It is named by the nearest
 reference colour, with lightness weighted down because light levels vary more than hues.
 `zonkcam calibrate-dice` replaces the default references with the set's own colours measured
 under the table's light, saved as a dice-set file:
@@ -90,7 +90,7 @@ def thumbnail(image: np.ndarray, side: int = 64) -> np.ndarray:
                       interpolation=cv2.INTER_AREA)
 
 
-def grey_world_gains(small_bgr: np.ndarray) -> np.ndarray:
+def white_balance_gains(small_bgr: np.ndarray) -> np.ndarray:
     """Per-channel gains that make the picture's highlights neutral (white patch).
 
     The brightest pixels (white dice, pips, glare) are the best guess at white; grey world

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision.colors import DiceSet, body_lab, grey_world_gains
+from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.dice import Die, Reading, Status
 from zonkcam.vision.faces import face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
@@ -92,7 +92,7 @@ class Reader:
             patches.append(patch)
             angles.append(angle)
         probs = self.model.classify(np.stack(crops).astype(np.float32) / 255.0)
-        gains = grey_world_gains(small)
+        gains = white_balance_gains(small)
         return [Candidate(p, a, pr, patch, gains)
                 for p, a, pr, patch in zip(proposals, angles, probs, patches, strict=True)]
 
