@@ -142,8 +142,13 @@ class Paced:
         self.camera, self.name = camera, camera.name
         self._origin: float | None = None
         self._last_t = -math.inf
+        self._closed = False
 
     def read(self):
+        if self._closed:  # a closed folder would go on reading: the retry must reopen the source
+            from zonkcam.hardware.cameras import CameraError
+
+            raise CameraError(f"{self.name}: closed")
         frame = self.camera.read()
         if frame is None:
             return None
@@ -160,6 +165,7 @@ class Paced:
         return self.camera.still()
 
     def close(self) -> None:
+        self._closed = True
         self.camera.close()
 
 
