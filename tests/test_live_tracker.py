@@ -70,6 +70,13 @@ def test_lost_die_and_off_table_die_are_spaz():
     assert off.flags == ["spaz"]
 
 
+def test_a_given_dice_count_is_not_raised_by_a_phantom_die():
+    t = started(count=5)  # the first throw read six dice: one was a misread
+    t.settle([], rolled=False)
+    out = t.settle(AGAIN[:5], rolled=True)
+    assert t.dice_count == 5 and out.flags == []
+
+
 def test_nudged_kept_die_is_knocked_on_the_next_throw():
     t = started()
     kept = [SIX[0], die(2, 230, 110)]  # the 2 was pushed while the rest were picked up

@@ -137,6 +137,7 @@ class ThrowTracker:
                  nudge_radius: float = 2.5, shift_max: float = 1.0) -> None:
         self.table = table
         self.dice_count = dice_count  # dice in play; learned from the throws when None
+        self._count_given = dice_count is not None  # a given count is never raised by a misread
         self.match_tol = match_tol
         self.angle_tol = angle_tol
         self.nudge_radius = nudge_radius
@@ -192,7 +193,7 @@ class ThrowTracker:
         on_table = thrown + kept
         count = sum(2 if d.status == "stacked" else 1 for d in on_table)
         lost = self.dice_count is not None and count < self.dice_count
-        if self.dice_count is None or count > self.dice_count:
+        if not self._count_given and (self.dice_count is None or count > self.dice_count):
             self.dice_count = count
         flags = []
         if lost or any(d.status == "off_table" for d in on_table):
