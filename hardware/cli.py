@@ -18,7 +18,9 @@ from zonkcam.hardware import (
     cli_models,
     cli_play,
     cli_rules,
+    cli_train,
     cli_vision,
+    review,
 )
 from zonkcam.hardware.cli_common import CliError
 
@@ -29,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Hands-free scorer for the dice game Zonk.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture):
+    for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture,
+                   cli_train, review):
         module.register(sub)
     return parser
 

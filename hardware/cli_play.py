@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--button", type=int, metavar="GPIO",
                    help="a push button on this GPIO pin banks (gpiozero)")
     p.add_argument("--fps", type=float, help="frame rate of a video file or frame folder")
+    p.add_argument("--capture", metavar="DIR", help="save every settled throw with its labels for "
+                   "`zonkcam train` (2 GB cap); review page at /review")
     p.set_defaults(func=cmd_play)
 
 
@@ -84,8 +86,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         print("no camera found: starting the demo camera (simulated throws)", file=sys.stderr)
     hub = Hub()
     gesture = args.gesture_bank if args.gesture_bank is not None else spec == "demo"
+    from zonkcam.models.captures import CaptureSet
+
+    captures = CaptureSet(args.capture) if args.capture else None
     app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
-                   on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo")
+                   on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo",
+                   captures=captures, model=str(args.model or Registry().active_path()))
     try:
         # Every source but the demo is retried when it fails, and the display says so.
         camera = (DemoCamera(dice=ruleset.dice, keep_policy=_demo_policy(ruleset)) if spec == "demo"
@@ -109,7 +115,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"zonkcam: open http://localhost:{args.port}/" + (f" (LAN PIN {pin})" if pin else ""),
           file=sys.stderr)
     try:
-        uvicorn.run(create_app(app, hub, pin=pin), host=host, port=args.port, log_level="warning")
+        from zonkcam.hardware.review import review_routes
+
+        extra = review_routes(args.capture, pin) if args.capture else None
+        uvicorn.run(create_app(app, hub, pin=pin, extra_routes=extra), host=host, port=args.port,
+                    log_level="warning")
     finally:
         stop.set()
         camera.close()

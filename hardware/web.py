@@ -89,8 +89,9 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
-def create_app(table: Table, hub: Hub, pin: str | None = None) -> Starlette:
-    """The web app; ``pin`` is required from non-local clients for actions (None: no LAN)."""
+def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: list | None = None) -> Starlette:
+    """The web app; ``pin`` is required from non-local clients for actions (None: no LAN).
+    ``extra_routes`` are mounted too (the review page of captured dice, when capturing)."""
     static = resources.files("zonkcam.hardware").joinpath("static")
 
     def is_local(request: Request) -> bool:
@@ -188,5 +189,6 @@ def create_app(table: Table, hub: Hub, pin: str | None = None) -> Starlette:
         Route("/api/action", action, methods=["POST"]),
         Route("/api/frame.jpg", frame),
         Route("/api/evidence/{throw_id}.jpg", evidence),
+        *(extra_routes or []),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -71,6 +71,7 @@ class SimConfig:
     die_px: int = 34  # die side in pixels
     surface: str = "random"  # mat, tray, or random per seed
     crops: str | None = None  # a rune55 folder: use its real die faces instead of drawn ones
+    dice_style: str = "pips"  # or "star-logo": a star for the one, a logo for the six (synthetic.py)
     # Chances per throw of the special cases (at most one special throw case per throw).
     p_off_table: float = 0.12
     p_cocked: float = 0.08
@@ -535,13 +536,13 @@ class Simulation:
             face = cv2.resize(self.crops[d.value][d.crop % len(self.crops[d.value])], (s, s))
         else:
             body, pip = PALETTE[d.color or "white"]
-            face = _draw_face(s, d.value, body, pip)
+            face = _draw_face(s, d.value, body, pip, self.config.dice_style)
         if d.status == "cocked":
             # Leaning 40°: the top face shortened, one side face below it, darker.
             lean = math.radians(40)
             top = cv2.resize(face, (s, round(s * math.cos(lean))))
             body, pip = PALETTE[d.color or "white"]
-            side_face = (_draw_face(s, d.side, body, pip) if not self.crops else
+            side_face = (_draw_face(s, d.side, body, pip, self.config.dice_style) if not self.crops else
                          cv2.resize(self.crops[d.side][0], (s, s)))
             side = (cv2.resize(side_face, (s, round(s * math.sin(lean)))) * 0.6).astype(np.uint8)
             face = np.vstack([top, side])
@@ -636,13 +637,18 @@ class Simulation:
             cv2.imwrite(str(folder / f"frame_{i:06d}.{ext}"), frame)
 
 
-def _draw_face(s: int, value: int, body: tuple[int, int, int], pip: tuple[int, int, int]
-               ) -> np.ndarray:
+def _draw_face(s: int, value: int, body: tuple[int, int, int], pip: tuple[int, int, int],
+               style: str = "pips") -> np.ndarray:
     face = np.empty((s, s, 3), np.uint8)
     face[:] = body
     shade = np.linspace(1.04, 0.92, s, dtype=np.float32)
     face = np.clip(face * shade[:, None, None] * shade[None, :, None] ** 0.5, 0, 255
                    ).astype(np.uint8)
+    if style != "pips" and value in (1, 6):
+        from zonkcam.vision.synthetic import draw_symbol
+
+        draw_symbol(face, value, s / 2, s / 2, s, 0.0, pip, body, style)
+        return face
     for px, py in PIPS[value]:
         cx, cy = round(s / 2 + px * 0.27 * s), round(s / 2 + py * 0.27 * s)
         cv2.circle(face, (cx, cy), round(0.09 * s), pip, -1, cv2.LINE_AA)

@@ -20,6 +20,9 @@ PIPS = {
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
+# Face marks: "pips" (the usual die) or "star-logo" (an "official Zonk" die: a star for the one and
+# a logo, a Z in a disc, for the six; 2-5 keep their pips). The simulator draws with the same code.
+DICE_STYLES = ("pips", "star-logo")
 BODY_BGR = {
     "white": (225, 230, 232), "red": (40, 30, 185), "green": (70, 140, 40),
     "blue": (170, 70, 35), "black": (38, 35, 35), "yellow": (40, 200, 235),
@@ -43,8 +46,10 @@ class DrawnDie:
 
 
 def draw_die(image: np.ndarray, die: DrawnDie, pip_bgr: tuple[int, int, int] | None = None,
-             shadow: bool = True) -> None:
-    """Draw one die seen from above (rounded square, pips, a soft shadow) in place."""
+             shadow: bool = True, style: str = "pips") -> None:
+    """Draw one die seen from above (rounded square, pips, a soft shadow) in place.
+
+    `style`: one of `DICE_STYLES`; "star-logo" draws a star for the one and a logo for the six."""
     s = die.size
     body = BODY_BGR[die.color]
     if pip_bgr is None:
@@ -68,11 +73,46 @@ def draw_die(image: np.ndarray, die: DrawnDie, pip_bgr: tuple[int, int, int] | N
     edge = tuple(int(c * 0.75) for c in body)
     cv2.polylines(image, [np.round(outline * 16).astype(np.int32)], True, edge,
                   max(1, round(s / 40)), cv2.LINE_AA, shift=4)
+    if style != "pips" and die.value in (1, 6):
+        draw_symbol(image, die.value, die.cx, die.cy, s, die.angle, pip_bgr, body, style)
+        return
     r = 0.09 * s
     for px, py in PIPS[die.value]:
         x, y = rot @ np.array([px * 0.27 * s, py * 0.27 * s]) + [die.cx, die.cy]
         cv2.circle(image, (round(x * 16), round(y * 16)), round(r * 16), pip_bgr, -1,
                    cv2.LINE_AA, shift=4)
+
+
+def draw_symbol(image: np.ndarray, value: int, cx: float, cy: float, s: float, angle: float,
+                mark_bgr: tuple[int, int, int], body_bgr: tuple[int, int, int],
+                style: str = "star-logo") -> None:
+    """The custom marks of a `style` die in place: a filled star (1) or a Z-in-a-disc logo (6).
+
+    `s` is the face's side in pixels, centred on (cx, cy) and turned by `angle` degrees."""
+    if style not in DICE_STYLES:
+        raise ValueError(f"unknown dice style {style!r} (known: {', '.join(DICE_STYLES)})")
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+    def fill(points: np.ndarray, color: tuple[int, int, int]) -> None:
+        pts = (np.asarray(points, np.float64) * s) @ rot.T + [cx, cy]
+        cv2.fillPoly(image, [np.round(pts * 16).astype(np.int32)], color, cv2.LINE_AA, shift=4)
+
+    if value == 1:  # a five-pointed star, point up, 0.36 of the face in radius
+        k = np.arange(10)
+        r = np.where(k % 2 == 0, 0.36, 0.36 * 0.42)
+        t = -math.pi / 2 + k * math.pi / 5
+        fill(np.stack([r * np.cos(t), r * np.sin(t)], 1), mark_bgr)
+    elif value == 6:  # a disc with a Z cut out of it
+        t = np.linspace(0, 2 * math.pi, 40, endpoint=False)
+        fill(np.stack([0.34 * np.cos(t), 0.34 * np.sin(t)], 1), mark_bgr)
+        w = 0.06
+        for stroke in (((-0.16, -0.15), (0.16, -0.15)), ((0.16, -0.15), (-0.16, 0.15)),
+                       ((-0.16, 0.15), (0.16, 0.15))):
+            (x1, y1), (x2, y2) = stroke
+            n = np.array([y1 - y2, x2 - x1]) / math.hypot(x2 - x1, y2 - y1) * w
+            p, q = np.array([x1, y1]), np.array([x2, y2])
+            fill(np.array([p + n, q + n, q - n, p - n]), body_bgr)
 
 
 def background(rng: np.random.Generator, width: int, height: int,
@@ -95,7 +135,8 @@ def background(rng: np.random.Generator, width: int, height: int,
 
 def render_scene(rng: np.random.Generator, width: int, height: int, n: int = 5,
                  size: float | None = None, kind: str = "felt",
-                 colors: tuple[str, ...] = tuple(BODY_BGR)) -> tuple[np.ndarray, list[DrawnDie]]:
+                 colors: tuple[str, ...] = tuple(BODY_BGR),
+                 style: str = "pips") -> tuple[np.ndarray, list[DrawnDie]]:
     """A table with `n` dice placed apart from each other, and the dice drawn."""
     image = background(rng, width, height, kind)
     size = size or min(width, height) / 9
@@ -109,13 +150,13 @@ def render_scene(rng: np.random.Generator, width: int, height: int, n: int = 5,
             dice.append(DrawnDie(int(rng.integers(1, 7)), str(rng.choice(colors)), cx, cy,
                                  size * rng.uniform(0.9, 1.1), rng.uniform(0, 90)))
     for d in dice:
-        draw_die(image, d)
+        draw_die(image, d, style=style)
     image = cv2.GaussianBlur(image, (0, 0), max(0.5, size / 120))
     return image, dice
 
 
 def write_yolo_folder(out: str, count: int, width: int, height: int, seed: int = 0,
-                      quality: int = 92) -> None:
+                      quality: int = 92, style: str = "pips") -> None:
     """`count` drawn tables as a YOLO folder (images/*.jpg, labels/*.txt) for `zonkcam eval`."""
     from pathlib import Path
 
@@ -127,7 +168,7 @@ def write_yolo_folder(out: str, count: int, width: int, height: int, seed: int =
     for i in range(count):
         size = min(width, height) * rng.uniform(0.05, 0.12)
         image, dice = render_scene(rng, width, height, n=int(rng.integers(1, 7)), size=size,
-                                   kind=kinds[i % len(kinds)])
+                                   kind=kinds[i % len(kinds)], style=style)
         cv2.imwrite(str(root / "images" / f"{i:04d}.jpg"), image,
                     [cv2.IMWRITE_JPEG_QUALITY, quality])
         rows = []
@@ -147,6 +188,8 @@ if __name__ == "__main__":
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--size", default="3280x2464", metavar="WxH")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--style", choices=DICE_STYLES, default="pips",
+                    help="star-logo: a star for the one, a logo for the six")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.lower().split("x"))
-    write_yolo_folder(a.out, a.count, w, h, a.seed)
+    write_yolo_folder(a.out, a.count, w, h, a.seed, style=a.style)

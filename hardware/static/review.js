@@ -1,0 +1,77 @@
+// The review page: tap dice crops to select them, then a value button sets them all at once.
+"use strict";
+
+const grid = document.getElementById("grid");
+const summary = document.getElementById("summary");
+const message = document.getElementById("message");
+const selected = new Map(); // "name/die" -> {name, die}
+
+function key(item) { return `${item.name}/${item.die}`; }
+
+function updateButtons() {
+  for (const b of document.querySelectorAll("#values button")) b.disabled = selected.size === 0;
+}
+
+function tile(item) {
+  const el = document.createElement("div");
+  el.className = "die";
+  el.dataset.key = key(item);
+  el.setAttribute("role", "checkbox");
+  el.setAttribute("aria-checked", "false");
+  const img = document.createElement("img");
+  img.src = item.crop;
+  img.alt = `die ${item.die} of ${item.name}`;
+  const read = document.createElement("div");
+  read.className = "read";
+  read.textContent = item.value === null ? "?" : String(item.value);
+  const conf = document.createElement("div");
+  conf.className = "conf";
+  conf.textContent = `${Math.round(item.confidence * 100)}%`;
+  el.append(img, read, conf);
+  el.addEventListener("click", () => {
+    const on = !selected.has(key(item));
+    if (on) selected.set(key(item), { name: item.name, die: item.die });
+    else selected.delete(key(item));
+    el.classList.toggle("selected", on);
+    el.setAttribute("aria-checked", String(on));
+    updateButtons();
+  });
+  return el;
+}
+
+async function load() {
+  const response = await fetch("/api/review?limit=200");
+  const data = await response.json();
+  selected.clear();
+  grid.replaceChildren(...data.items.map(tile));
+  summary.textContent = `${data.total} dice to review · ${data.reviewed_frames} of ${data.frames} frames reviewed`;
+  updateButtons();
+}
+
+async function setValue(value) {
+  const items = [...selected.values()];
+  const response = await fetch("/api/review/correct", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ items, value }),
+  });
+  const data = await response.json();
+  message.textContent = response.ok ? "" : data.error;
+  await load();
+}
+
+for (let v = 1; v <= 6; v++) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = String(v);
+  b.dataset.value = String(v);
+  b.addEventListener("click", () => setValue(v));
+  document.getElementById("values").append(b);
+}
+document.getElementById("select-all").addEventListener("click", () => {
+  for (const el of grid.querySelectorAll(".die:not(.selected)")) el.click();
+});
+document.getElementById("clear").addEventListener("click", () => {
+  for (const el of grid.querySelectorAll(".die.selected")) el.click();
+});
+load().catch((err) => { message.textContent = String(err); });

@@ -1,0 +1,113 @@
+"""`zonkcam train` pieces: the BN-free twin of the ONNX classifier, the spliced export, the
+frame split, and clear errors for bad input."""
+import sys
+
+import numpy as np
+import pytest
+from zonkcam.hardware.cli import main
+from zonkcam.models.captures import CaptureSet
+from zonkcam.models.finetune import (
+    CapturedFrame,
+    LabelledDie,
+    TrainError,
+    load_frames,
+    split_frames,
+)
+from zonkcam.models.registry import shipped_model
+from zonkcam.vision.dice import Die
+from zonkcam.vision.model import DiceModel
+
+
+def frames(n, verified_every=4):
+    die = LabelledDie(3, 10, 10, 20, False, True)
+    checked = LabelledDie(3, 10, 10, 20, True, True)
+    return [CapturedFrame(f"cap/{i:03d}", None, (checked if i % verified_every == 0 else die,))
+            for i in range(n)]
+
+
+def test_split_is_by_frame_fixed_and_gives_the_held_back_part_verified_frames():
+    held, val, fit = split_frames(frames(40))
+    keys = [f.key for part in (held, val, fit) for f in part]
+    assert len(keys) == len(set(keys)) == 40
+    assert 10 <= len(held) <= 11 and any(f.verified for f in held)
+    again = split_frames(list(reversed(frames(40))))
+    assert [f.key for f in again[0]] == [f.key for f in held]  # the order frames come in does not matter
+    bigger = split_frames(frames(44))[0]
+    assert len({f.key for f in held} - {f.key for f in bigger}) <= 3  # new captures barely move it
+
+
+def test_capture_folders_load_with_person_set_dice_verified(tmp_path):
+    captures = CaptureSet(tmp_path / "cap", max_bytes=None)
+    image = np.full((60, 120, 3), 80, np.uint8)
+
+    def die(value, confidence, x):
+        return Die(value, "red", confidence, 0.9, (x, 10, x + 30, 40), (x + 15, 25), 0.0,
+                   "ok" if value else "unreadable")
+
+    name = captures.add(image, [die(2, 0.95, 5), die(None, 0.2, 45), die(4, 0.5, 85)], "m")
+    captures.correct(name, 1, value=6)
+    (loaded,) = load_frames(tmp_path / "cap")
+    assert [(d.value, d.verified, d.confident) for d in loaded.dice] == [
+        (2, False, True), (6, True, True), (4, False, False)]
+    assert loaded.dice[1].cx == 60 and loaded.dice[1].size == 30
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p / "missing", "no such folder"),
+    (lambda p: p, "no images/ folder"),
+    (lambda p: (p / "images").mkdir() or p, "no images with labels"),
+])
+def test_bad_datasets_are_one_line_errors(tmp_path, make, message):
+    with pytest.raises(TrainError, match=message):
+        load_frames(make(tmp_path))
+
+
+def test_cli_bad_input_exits_2_without_a_traceback(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
+    assert main(["train", str(tmp_path / "nothing"), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "no such folder" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    assert main(["train", str(tmp_path), "--base", str(bad), "--out", str(tmp_path / "out")]) == 2
+    assert "cannot load model" in capsys.readouterr().err
+
+
+def test_cli_without_torch_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
+    assert main(["train", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    assert "pip install 'zonkcam[train]'" in capsys.readouterr().err
+
+
+def test_the_twin_reproduces_the_onnx_classifier_and_the_export_keeps_the_proposer(tmp_path):
+    torch = pytest.importorskip("torch")
+    onnx = pytest.importorskip("onnx")
+    from zonkcam.models.finetune import OnnxClassifier, twin_error
+
+    torch.set_num_threads(1)
+    spec = OnnxClassifier.load(shipped_model())
+    old = DiceModel(shipped_model())
+    assert twin_error(spec, old, n=32) < 1e-5
+    assert len(spec.convs) == 7 and spec.fc["weight"].shape == (7, 128)
+
+    twin = spec.twin()
+    with torch.no_grad():
+        twin.fc.bias += torch.tensor([0.0, 3.0, 0, 0, 0, 0, 0])  # the new model prefers "1"
+    out = tmp_path / "model.onnx"
+    spec.write(twin, out, {"finetuned_from": "test"})
+    new = DiceModel(out)
+    grey = np.random.default_rng(1).uniform(0, 1, (96, 128)).astype(np.float32)
+    for a, b in zip(old.propose(grey), new.propose(grey), strict=True):
+        assert np.array_equal(a, b)
+    crops = np.random.default_rng(2).uniform(0, 1, (8, 32, 32)).astype(np.float32)
+    assert not np.allclose(old.classify(crops), new.classify(crops))
+    assert twin_error(OnnxClassifier.load(out), new) < 1e-5
+    before, after = onnx.load(str(shipped_model())), onnx.load(str(out))
+    classifier = {c[k] for c in spec.convs for k in ("w", "b")} | {spec.fc["w"], spec.fc["b"]}
+    for t_old, t_new in zip(before.graph.initializer, after.graph.initializer, strict=True):
+        if t_old.name not in classifier:
+            assert t_old.SerializeToString() == t_new.SerializeToString(), t_old.name
+    meta = {p.key: p.value for p in after.metadata_props}
+    assert meta["finetuned_from"] == "test"
+    assert float(meta["value_threshold"]) == old.value_threshold  # thresholds kept

@@ -1,0 +1,101 @@
+"""The review page of captured dice: JSON API, least confident first, bulk correction, browser."""
+import json
+
+import numpy as np
+import pytest
+from browser import free_port, server
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+from zonkcam.hardware.cli import main
+from zonkcam.hardware.review import create_review_app, pending, review_routes
+from zonkcam.models.captures import CaptureSet
+from zonkcam.vision.dice import Die
+
+
+def die(value, confidence, x):
+    box = (x, 20, x + 30, 50)
+    return Die(value, "white", confidence, 0.9, box, (x + 15, 35), 0.0,
+               "ok" if value is not None else "unreadable")
+
+
+@pytest.fixture
+def captures(tmp_path):
+    c = CaptureSet(tmp_path / "cap", max_bytes=None)
+    image = np.full((80, 240, 3), 90, np.uint8)
+    c.add(image, [die(2, 0.95, 10), die(1, 0.5, 60), die(None, 0.2, 110)], "m")
+    c.add(image, [die(4, 0.7, 10), die(6, 0.99, 60)], "m")
+    return c
+
+
+def test_queue_is_least_confident_first_and_bulk_correction_verifies(captures):
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    data = client.get("/api/review").json()
+    assert data["total"] == 5 and data["frames"] == 2 and data["reviewed_frames"] == 0
+    assert [(i["value"], i["confidence"]) for i in data["items"]] == [
+        (None, 0.2), (1, 0.5), (4, 0.7), (2, 0.95), (6, 0.99)]
+    crop = client.get(data["items"][0]["crop"])
+    assert crop.status_code == 200 and crop.headers["content-type"] == "image/jpeg"
+
+    picked = [{"name": i["name"], "die": i["die"]} for i in data["items"][:2]]
+    r = client.post("/api/review/correct", json={"items": picked, "value": 3})
+    assert r.json() == {"corrected": 2, "value": 3}
+    first = captures.names()[0]
+    meta = captures.meta(first)
+    assert meta["reviewed"] and [d["value"] for d in meta["dice"]] == [2, 3, 3]
+    assert [d["flagged"] for d in meta["dice"]] == [False, False, False]
+    labels = (captures.root / "labels" / f"{first}.txt").read_text().split()
+    assert labels[0::5] == ["1", "2", "2"]  # classes 0..5: the corrected dice are now 3s
+    # the die of that frame nobody looked at stays queued; the other frame is untouched
+    left = client.get("/api/review").json()
+    assert [(i["value"], i["confidence"]) for i in left["items"]] == [(4, 0.7), (2, 0.95), (6, 0.99)]
+    assert len(pending(captures)) == 3
+
+
+def test_bad_corrections_are_refused(captures):
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    name = captures.names()[0]
+    assert client.post("/api/review/correct", json={"items": [{"name": name, "die": 0}], "value": 7}
+                       ).status_code == 400
+    assert client.post("/api/review/correct", json={"value": 2}).status_code == 400
+    r = client.post("/api/review/correct", json={"items": [{"name": "nope", "die": 0}], "value": 2})
+    assert r.status_code == 404 and "nope" in r.json()["error"]
+    assert client.get(f"/api/review/crop/{name}/9").status_code == 404
+    assert not captures.meta(name)["reviewed"]
+
+
+def test_lan_corrections_need_the_pin(captures):
+    app = Starlette(routes=review_routes(captures.root, pin="1234"))
+    lan = TestClient(app, client=("192.168.1.20", 5000))
+    item = {"name": captures.names()[0], "die": 0}
+    assert lan.post("/api/review/correct", json={"items": [item], "value": 2}).status_code == 403
+    ok = lan.post("/api/review/correct", json={"items": [item], "value": 2},
+                  headers={"x-zonkcam-pin": "1234"})
+    assert ok.status_code == 200
+
+
+def test_review_command_refuses_a_non_capture_folder(tmp_path, capsys):
+    assert main(["review", str(tmp_path)]) == 2
+    assert "not a capture folder" in capsys.readouterr().err
+
+
+def test_review_page_in_a_browser(browser, captures):
+    port = free_port()
+    with server(["-m", "zonkcam.hardware.cli", "review", str(captures.root), "--port", str(port)],
+                port) as (url, _):
+        page = browser.new_page()
+        page.goto(url + "/review")
+        tiles = page.locator(".die")
+        tiles.first.wait_for()
+        assert tiles.count() == 5
+        assert page.locator(".die .read").all_inner_texts() == ["?", "1", "4", "2", "6"]
+        assert page.locator("#values button").first.is_disabled()
+        tiles.nth(0).click()
+        tiles.nth(2).click()
+        assert page.locator(".die.selected").count() == 2
+        page.locator("#values button[data-value='5']").click()
+        page.wait_for_function("document.querySelectorAll('.die').length === 3")
+        assert page.locator(".die .read").all_inner_texts() == ["1", "2", "6"]
+        page.close()
+    metas = [json.loads(p.read_text()) for p in sorted((captures.root / "meta").glob("*.json"))]
+    assert metas[0]["dice"][2]["value"] == 5 and metas[1]["dice"][0]["value"] == 5
+    assert all(m["reviewed"] for m in metas)
