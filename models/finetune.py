@@ -579,11 +579,11 @@ def finetune(cfg: FinetuneConfig) -> dict:
     before = score(old)
     twin = spec.twin()
     t_train = time.time()
-    if verified_dice:
-        first_p, first_y = verified_p, [d.value for d in verified_dice]
-    else:  # nobody reviewed anything: learn from the recognizer's sure reads only
-        sure = [i for i, d in enumerate(rest_dice) if d.confident]
-        first_p, first_y = rest_p[sure] if sure else rest_p[:0], [rest_dice[i].value for i in sure]
+    # Round one: what a person set, plus the recognizer's own sure reads of the rest (it reads
+    # the table's ordinary faces well; learning from the corrected faces alone made it forget them)
+    sure = [i for i, d in enumerate(rest_dice) if d.confident and d.value is not None]
+    first_p = np.concatenate([verified_p, rest_p[sure] if sure else rest_p[:0]])
+    first_y = [d.value for d in verified_dice] + [rest_dice[i].value for i in sure]
     if not len(first_y):
         raise TrainError("no usable training dice: review some captured frames first (zonkcam review)")
     history = []

@@ -2,7 +2,7 @@
 
 - `Proposer`: a CenterNet-style net on a grey picture scaled to ~320 px. It outputs, at stride 4,
   a die-centre heatmap, the die's size (log pixels) and a sub-cell centre offset.
-- `FaceClassifier`: reads a 32×32 grey crop of one top face: value 1..6 or reject (index 0).
+- `FaceClassifier`: reads a 40×40 grey crop of one top face: value 1..6 or reject (index 0).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from torch import nn
 from torch.nn import functional as F
 
 STRIDE = 4
-CROP = 32
+CROP = 40  # the face spans CROP / 1.5 px: room for a proposal that misses the centre
 N_CLASSES = 7  # 0 = reject, 1..6 = face value
 
 
@@ -72,15 +72,3 @@ class FaceClassifier(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = (x - 0.45) / 0.25
         return self.fc(self.body(x).mean(dim=(2, 3)))
-
-
-class Exported(nn.Module):
-    """What ships: both nets in one graph with probabilities, not logits, as outputs."""
-
-    def __init__(self, proposer: Proposer, classifier: FaceClassifier) -> None:
-        super().__init__()
-        self.proposer, self.classifier = proposer, classifier
-
-    def forward(self, image: torch.Tensor, crops: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        out = self.proposer(image)
-        return torch.sigmoid(out[:, :1]), out[:, 1:], torch.softmax(self.classifier(crops), 1)

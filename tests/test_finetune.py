@@ -100,7 +100,7 @@ def test_the_twin_reproduces_the_onnx_classifier_and_the_export_keeps_the_propos
     grey = np.random.default_rng(1).uniform(0, 1, (96, 128)).astype(np.float32)
     for a, b in zip(old.propose(grey), new.propose(grey), strict=True):
         assert np.array_equal(a, b)
-    crops = np.random.default_rng(2).uniform(0, 1, (8, 32, 32)).astype(np.float32)
+    crops = np.random.default_rng(2).uniform(0, 1, (8, old.crop, old.crop)).astype(np.float32)
     assert not np.allclose(old.classify(crops), new.classify(crops))
     assert twin_error(OnnxClassifier.load(out), new) < 1e-5
     before, after = onnx.load(str(shipped_model())), onnx.load(str(out))

@@ -7,13 +7,29 @@ from zonkcam.vision.read import Reader
 def test_fresh_nets_export_to_a_model_the_reader_loads(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
-    from zonkcam.models.nets import FaceClassifier, Proposer
-    from zonkcam.models.train import export
+    from zonkcam.models.nets import CROP, FaceClassifier, Proposer
+    from zonkcam.models.train import export, export_proposer
 
+    export_proposer(Proposer().eval(), tmp_path / "proposer.onnx")
     out = tmp_path / "fresh.onnx"
-    export(Proposer().eval(), FaceClassifier().eval(), out)
+    export(tmp_path / "proposer.onnx", FaceClassifier().eval(), out)
     reader = Reader(out)
     reading = reader.read(np.full((240, 320, 3), 128, np.uint8))
     assert (reading.width, reading.height) == (320, 240)
-    probs = reader.model.classify(np.zeros((3, 32, 32), np.float32))
+    assert reader.model.crop == CROP
+    probs = reader.model.classify(np.zeros((3, CROP, CROP), np.float32))
     assert probs.shape == (3, 7) and np.allclose(probs.sum(1), 1, atol=1e-4)
+
+
+def test_classifier_alone_keeps_a_shipped_proposer(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from zonkcam.models.nets import FaceClassifier
+    from zonkcam.models.train import export
+    from zonkcam.vision.model import DEFAULT_MODEL, DiceModel
+
+    out = tmp_path / "new.onnx"
+    export(DEFAULT_MODEL, FaceClassifier().eval(), out)
+    grey = np.random.default_rng(0).uniform(0, 1, (320, 320)).astype(np.float32)
+    old, new = DiceModel(DEFAULT_MODEL), DiceModel(out)
+    assert np.array_equal(old.propose(grey)[0], new.propose(grey)[0])
