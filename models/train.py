@@ -1,12 +1,15 @@
 """Train the recognizer's two nets on rune55's `fit` photo groups and export `models/dice.onnx`.
 
     python -m zonkcam.models.train [--epochs-det 9] [--epochs-cls 8] [--out models/dice.onnx]
+    python -m zonkcam.models.train --proposer-from models/dice.onnx   # the classifier alone
 
 CPU only, seeded, with a progress bar on stderr. Stages: (1) the proposer learns die centres and
-sizes on augmented whole pictures; (2) it is run over the training pictures to mine its false
-alarms (picture dice, table marks), which join random and off-centre crops as the classifier's
-reject class; (3) the face classifier learns value-or-reject on augmented crops; (4) both are
-exported as one ONNX graph. Needs the `train` extra (torch, onnx) and ../shared/datasets/rune55.
+sizes on augmented whole pictures and is exported to ONNX (or is taken from an existing model
+with `--proposer-from`); (2) it is run over the training pictures to mine its false alarms
+(picture dice, table marks), which join random and off-centre crops as the classifier's reject
+class; (3) the face classifier learns value-or-reject on augmented crops; (4) it is exported and
+joined to the proposer's graph in one ONNX file. Needs the `train` extra (torch, onnx) and
+../shared/datasets/rune55.
 """
 from __future__ import annotations
 
@@ -21,14 +24,14 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 from zonkcam.models.augment import photometric, random_affine
-from zonkcam.models.nets import CROP, STRIDE, Exported, FaceClassifier, Proposer
+from zonkcam.models.nets import CROP, STRIDE, FaceClassifier, Proposer
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
 from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die, render_scene
 
 DET_VIEW = 224  # training views; the net is fully convolutional and runs at ~320 later
 DRAWN_FRACTION = 0.2  # share of proposer views and positive crops drawn, not photographed
-CROP_MARGIN = 1.1  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
+CROP_MARGIN = 1.5  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
 
 
 class Progress:
@@ -211,13 +214,15 @@ def drawn_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
 
 def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     die = PATCH / PATCH_MARGIN
-    k = (CROP / CROP_MARGIN) / die * rng.uniform(0.85, 1.15)
-    center = (PATCH / 2 + rng.normal(0, 0.06) * die, PATCH / 2 + rng.normal(0, 0.06) * die)
+    k = (CROP / CROP_MARGIN) / die * rng.uniform(0.8, 1.25)
+    # proposals miss the centre by ~0.1 die (up to 0.3): the whole face must stay in the crop
+    jitter = np.clip(rng.normal(0, 0.12, 2), -0.3, 0.3) * die
+    center = (PATCH / 2 + jitter[0], PATCH / 2 + jitter[1])
     m = random_affine(rng, center, CROP, k, free_rotation=True)
     crop = cv2.warpAffine(patch, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.2:  # a die only a few pixels across, upsampled as the reader does
-        small = int(rng.integers(9, 24))
+        small = int(rng.integers(11, 30))
         crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA),
                           (CROP, CROP), interpolation=cv2.INTER_LINEAR)
     return photometric(crop, rng)
@@ -238,16 +243,18 @@ class CropData(torch.utils.data.Dataset):
         return torch.from_numpy(crop[None].astype(np.float32) / 255), self.labels[i]
 
 
-def train_classifier(patches, labels, epochs: int, seed: int) -> FaceClassifier:
+def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Module | None = None,
+                     lr: float = 3e-3) -> torch.nn.Module:
+    """A new `FaceClassifier`, or `net` trained further (a shipped classifier's twin)."""
     torch.manual_seed(seed)
-    net = FaceClassifier()
+    net = FaceClassifier() if net is None else net
     data = CropData(patches, labels, seed)
     gen = torch.Generator().manual_seed(seed)
     loader = torch.utils.data.DataLoader(data, batch_size=256, shuffle=True, num_workers=1,
                                          generator=gen, persistent_workers=True)
     steps = epochs * len(loader)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     bar = Progress(steps, "classifier")
     avg, acc = 0.0, 0.0
     for _ in range(epochs):
@@ -266,60 +273,92 @@ def train_classifier(patches, labels, epochs: int, seed: int) -> FaceClassifier:
 
 
 # ---------------------------------------------------------------- mining and export
-@torch.no_grad()
-def mine_false_alarms(net: Proposer, images, items, threshold: float = 0.2):
+def mine_false_alarms(proposer_onnx: Path, images, items, threshold: float = 0.2):
     """Proposals on training pictures whose centre lies in no labelled box: reject examples."""
+    import onnxruntime as ort
+    from zonkcam.vision.proposals import decode
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.log_severity_level = 3
+    session = ort.InferenceSession(str(proposer_onnx), opts, providers=["CPUExecutionProvider"])
     mined: dict[int, list[tuple[float, float, float]]] = {}
-    bar = Progress(math.ceil(len(images) / 16), "mining")
-    for start in range(0, len(images), 16):
-        batch = images[start:start + 16]
-        x = torch.from_numpy(np.stack([cv2.resize(im, (320, 320), interpolation=cv2.INTER_AREA)
-                                       for im in batch])[:, None].astype(np.float32) / 255)
-        out = net(x)
-        heat = torch.sigmoid(out[:, 0])
-        peaks = (heat == F.max_pool2d(heat[:, None], 3, 1, 1)[:, 0]) & (heat > threshold)
-        for j, im in enumerate(batch):
-            idx = start + j
-            h, w = im.shape
-            sx, sy = w / 320, h / 320
-            boxes = items[idx].dice[:, 1:] * np.array([w, h, w, h], np.float32)
-            for gy, gx in torch.nonzero(peaks[j]).tolist():
-                cx = (gx + float(out[j, 3, gy, gx])) * STRIDE * sx
-                cy = (gy + float(out[j, 4, gy, gx])) * STRIDE * sy
-                size = math.exp(float(max(out[j, 1, gy, gx], out[j, 2, gy, gx]))) * sx
-                if not inside_any(cx, cy, boxes):
-                    mined.setdefault(idx, []).append((cx, cy, size))
+    bar = Progress(len(images), "mining")
+    for idx, im in enumerate(images):
+        h, w = im.shape
+        small = cv2.resize(im, (320, 320), interpolation=cv2.INTER_AREA)
+        heat, geometry = session.run(["heat", "geometry"],
+                                     {"image": small[None, None].astype(np.float32) / 255})
+        boxes = items[idx].dice[:, 1:] * np.array([w, h, w, h], np.float32)
+        for p in decode(heat[0, 0], geometry[0], 320 / w, STRIDE, threshold):
+            cx, cy = p.cx, p.cy * h / w  # decode scales both axes by the width's factor
+            if not inside_any(cx, cy, boxes):
+                mined.setdefault(idx, []).append((cx, cy, p.size))
         bar.step(f"{sum(map(len, mined.values()))} found")
     return mined
 
 
-def export(proposer: Proposer, classifier: FaceClassifier, out: Path) -> None:
-    import onnx
-    from onnx import numpy_helper
+def _export(module: torch.nn.Module, example: torch.Tensor, path: Path, inp: str,
+            outs: list[str]) -> None:
+    axes = {inp: {0: "n"} if inp == "crops" else {2: "h", 3: "w"}}
+    axes |= {o: {0: "n"} if inp == "crops" else {2: "gh", 3: "gw"} for o in outs}
+    torch.onnx.export(module.eval(), (example,), str(path), dynamo=False, opset_version=17,
+                      input_names=[inp], output_names=outs, dynamic_axes=axes)
 
-    model = Exported(proposer, classifier).eval()
-    image = torch.zeros(1, 1, 320, 320)
-    crops = torch.zeros(2, 1, CROP, CROP)
-    tmp = out.with_suffix(".tmp.onnx")
-    torch.onnx.export(
-        model, (image, crops), str(tmp), dynamo=False, opset_version=17,
-        input_names=["image", "crops"], output_names=["heat", "geometry", "face"],
-        dynamic_axes={"image": {2: "h", 3: "w"}, "crops": {0: "n"}, "heat": {2: "gh", 3: "gw"},
-                      "geometry": {2: "gh", 3: "gw"}, "face": {0: "n"}},
-    )
-    m = onnx.load(str(tmp))
-    # Default values make each input optional, so one file serves both stages: a run that
-    # fetches only `heat` feeds only `image`, and a run that fetches `face` feeds only `crops`.
-    m.graph.initializer.extend([
-        numpy_helper.from_array(np.zeros((1, 1, 32, 32), np.float32), "image"),
-        numpy_helper.from_array(np.zeros((1, 1, CROP, CROP), np.float32), "crops"),
-    ])
+
+class _Heads(torch.nn.Module):
+    """The proposer as shipped: heat as a probability, geometry as is."""
+
+    def __init__(self, net: Proposer) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        out = self.net(image)
+        return torch.sigmoid(out[:, :1]), out[:, 1:]
+
+
+class _Probs(torch.nn.Module):
+    def __init__(self, net: FaceClassifier) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(crops), 1)
+
+
+def export_proposer(proposer: Proposer, out: Path) -> None:
+    _export(_Heads(proposer), torch.zeros(1, 1, 320, 320), out, "image", ["heat", "geometry"])
+
+
+def export(proposer_onnx: Path, classifier: FaceClassifier, out: Path) -> None:
+    """One file for both nets: the proposer's graph (from an exported or shipped model) beside
+    the classifier's. Each input gets a default value, so each stage runs alone: a run that
+    fetches only `heat` feeds only `image`, one that fetches `face` feeds only `crops`."""
+    import onnx
+    from onnx import compose, numpy_helper
+
+    tmp = out.with_suffix(".face.onnx")
+    _export(_Probs(classifier), torch.zeros(2, 1, CROP, CROP), tmp, "crops", ["face"])
+    face = compose.add_prefix(onnx.load(str(tmp)), "face/", rename_inputs=False,
+                              rename_outputs=False)
+    tmp.unlink()
+    proposer = onnx.utils.Extractor(onnx.load(str(proposer_onnx))).extract_model(
+        ["image"], ["heat", "geometry"])
+    proposer.ir_version = face.ir_version = min(proposer.ir_version, face.ir_version)
+    m = compose.merge_models(proposer, face, io_map=[])
+    have = {t.name for t in m.graph.initializer}
+    m.graph.initializer.extend(
+        numpy_helper.from_array(np.zeros(shape, np.float32), name)
+        for name, shape in (("image", (1, 1, 32, 32)), ("crops", (1, 1, CROP, CROP)))
+        if name not in have)
     for key, value in {"stride": str(STRIDE), "crop": str(CROP), "crop_margin": str(CROP_MARGIN),
                        "classes": "reject,1,2,3,4,5,6"}.items():
         m.metadata_props.add(key=key, value=value)
     onnx.checker.check_model(m)
-    onnx.save(m, str(out))
-    tmp.unlink()
+    tmp = out.with_suffix(".tmp.onnx")
+    onnx.save(m, str(tmp))
+    tmp.replace(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -333,8 +372,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "dice.onnx")
     ap.add_argument("--work", type=Path, default=Path("/tmp/zonkcam-train"),
                     help="where stage checkpoints go (default /tmp/zonkcam-train)")
-    ap.add_argument("--reuse-proposer", action="store_true",
-                    help="load WORK/proposer.pt from an earlier run instead of training it")
+    ap.add_argument("--proposer-from", type=Path, metavar="MODEL.onnx",
+                    help="keep this model's proposer and train the classifier alone")
+    ap.add_argument("--classifier-from", type=Path, metavar="MODEL.onnx",
+                    help="keep this model's proposer and train its classifier further "
+                         "(lr 1e-3); run `python -m zonkcam.models.tune` afterwards")
     args = ap.parse_args(argv)
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").exists():
@@ -351,14 +393,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     images = load_grey(items)
     args.work.mkdir(parents=True, exist_ok=True)
-    if args.reuse_proposer:
-        proposer = Proposer()
-        proposer.load_state_dict(torch.load(args.work / "proposer.pt"))
-        proposer.eval()
-    else:
-        proposer = train_proposer(images, items, args.epochs_det, args.seed)
-        torch.save(proposer.state_dict(), args.work / "proposer.pt")
-    mined = mine_false_alarms(proposer, images, items)
+    proposer_onnx = args.classifier_from or args.proposer_from or args.work / "proposer.onnx"
+    if args.classifier_from is None and args.proposer_from is None:
+        export_proposer(train_proposer(images, items, args.epochs_det, args.seed), proposer_onnx)
+    mined = mine_false_alarms(proposer_onnx, images, items)
     patches, labels = classifier_patches(images, items, rng, mined)
     n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
     drawn, drawn_labels = drawn_patches(n_drawn, rng)
@@ -366,9 +404,18 @@ def main(argv: list[str] | None = None) -> int:
     labels = np.concatenate([labels, drawn_labels])
     print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
           file=sys.stderr)
-    classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
-    torch.save(classifier.state_dict(), args.work / "classifier.pt")
-    export(proposer, classifier, args.out)
+    if args.classifier_from:
+        from zonkcam.models.finetune import OnnxClassifier
+
+        spec = OnnxClassifier.load(args.classifier_from)
+        classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
+                                      net=spec.twin(), lr=1e-3)
+        torch.save(classifier.state_dict(), args.work / "classifier.pt")
+        spec.write(classifier.eval(), args.out, {})
+    else:
+        classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
+        torch.save(classifier.state_dict(), args.work / "classifier.pt")
+        export(proposer_onnx, classifier, args.out)
     size = args.out.stat().st_size / 1e6
     print(f"wrote {args.out} ({size:.2f} MB) in {(time.time() - t0) / 60:.1f} min", file=sys.stderr)
     return 0
