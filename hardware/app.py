@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 import cv2
 import numpy as np
+from zonkcam.hardware.banners import banners
 from zonkcam.hardware.cameras import Camera, CameraError
 from zonkcam.hardware.rolloff import RollOff, RollOffError
 from zonkcam.hardware.stats import TableStats, add_game, from_store
@@ -47,7 +48,9 @@ from zonkcam.vision.dice import Die
 
 # Throw-event flags that end the turn as a spaz, with the reason the rules know them by.
 SPAZ_FLAGS = {"spaz": "off_table", "lost": "lost", "stacked": "stacked", "knocked": "knocked"}
-PENALTIES = [("space", "SPACE"), ("dealer-spaz", "DEALER SPAZ"), ("miscall", "Miscalled score")]
+PENALTIES = [("space", "SPACE"), ("dealer-spaz", "DEALER SPAZ"), ("miscall", "Miscalled score"),
+             ("foul", "League foul (this turn and N more lost)"), ("next", "Lose the next N turns")]
+TURNS_LOST = {"foul", "next"}  # penalties that take a number of further turns (A13, A15)
 CLOCK_PENALTY = ("clock", "Turn clock ran out")  # A14, offered when the game runs the clock
 FRAME_EVERY_S = 0.2  # the display's live picture: five frames a second is plenty
 FRAME_WIDTH = 960
@@ -63,8 +66,10 @@ class ThrowEventLike(Protocol):
 
 class ThrowStreamLike(Protocol):
     expecting: bool
+    last_image: np.ndarray | None  # the picture the last event was read from
 
-    def feed(self, frame: np.ndarray, t: float) -> ThrowEventLike | None: ...
+    def feed(self, frame: np.ndarray, t: float,
+             full: Callable[[], np.ndarray] | None = None) -> ThrowEventLike | None: ...
 
 
 # A fresh throw stream for this many dice: after a camera gap, and when a game or roll-off starts.
@@ -143,9 +148,12 @@ class TableApp:
                 stream = make_stream(1 if self.rolloff is not None else self.game.ruleset.dice)
             try:
                 stream.expecting = self.expecting_throw()
-                event = stream.feed(frame.image, frame.t)
+                # motion on the camera's frames, dice read at full resolution (the Pi's
+                # main stream; the frame itself elsewhere)
+                event = stream.feed(frame.image, frame.t, full=camera.still)
                 if event is not None:
-                    self.on_throw(event, camera.still())
+                    image = stream.last_image
+                    self.on_throw(event, image if image is not None else camera.still())
                 self._send_frame(frame.image)
             except Exception as exc:  # keep the table running; the display shows what broke
                 self._say(f"error on frame {frame.index}: {type(exc).__name__}: {exc}")
@@ -236,7 +244,12 @@ class TableApp:
         self._say("" if event.quorum else "low confidence reading: check the dice")
 
     def _record(self, line: str) -> Game:
-        return self.store.record(self.game_id, line)
+        before = self.game
+        after = self.store.record(self.game_id, line)
+        if not line.startswith(("undo", "correct")):  # an undone zonk is no news
+            for text in banners(before, after):
+                self.hub.publish("banner", {"text": text})
+        return after
 
     def _rolloff_value(self, value: int) -> None:
         assert self.rolloff is not None and self._pending is not None
@@ -373,7 +386,7 @@ class TableApp:
                 elif name == "undo":
                     self._record("undo")
                 elif name == "penalty":
-                    self._record(f"{player} penalty {_word(action, 'penalty')}")
+                    self._record(_penalty_line(action, player, game.order))
                 elif name == "end_game":
                     self._record("end")
                 elif name == "correct":
@@ -511,6 +524,20 @@ def _summary(game: Game) -> dict[str, Any]:
     return {"text": "\n".join(sheet.summary(game)), "winners": game.winners,
             "finish_order": game.finish_order, "gha": game.gha(), "started": game.setup.started,
             "ended": game.last_at, "players": players}
+
+
+def _penalty_line(action: dict[str, Any], current: str | None, players: list[str]) -> str:
+    """`PLAYER penalty KIND [N]`: on the player named (default: the one throwing)."""
+    kind = _word(action, "penalty")
+    who = action.get("player") or current
+    if who not in players:
+        raise ActionError(f"no player {who!r} in this game")
+    turns = action.get("turns")
+    if turns in (None, "", 0) or kind not in TURNS_LOST:
+        return f"{who} penalty {kind}"
+    if not isinstance(turns, int) or not 0 < turns <= 20:
+        raise ActionError(f"turns lost must be a whole number from 1 to 20, not {turns!r}")
+    return f"{who} penalty {kind} {turns}"
 
 
 def _word(action: dict[str, Any], key: str) -> str:

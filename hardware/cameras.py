@@ -158,11 +158,15 @@ class UsbCamera(_Base):
 
 class PiCamera(_Base):
     """A Raspberry Pi camera through picamera2: a low-resolution stream for motion, the
-    full-resolution main stream for reading dice. `lock` fixes exposure, white balance and
-    focus at their current values so colours do not drift during a game."""
+    full-resolution main stream for reading dice.
+
+    Exposure, white balance and focus are fixed so colours do not drift during a game: to
+    `controls` saved by `zonkcam calibrate --camera pi` when given, else to the values the
+    camera's automatic controls reach in its first `settle_s` seconds."""
 
     def __init__(
-        self, main_size: tuple[int, int] = (2304, 1296), lores_size: tuple[int, int] = (640, 360)
+        self, main_size: tuple[int, int] = (2304, 1296), lores_size: tuple[int, int] = (640, 360),
+        controls: dict | None = None, settle_s: float = 2.0,
     ) -> None:
         self.name = "pi"
         try:
@@ -182,6 +186,11 @@ class PiCamera(_Base):
         )
         self._cam.configure(config)
         self._cam.start()
+        if controls:
+            self._cam.set_controls(fixed_controls(controls))
+        else:
+            time.sleep(settle_s)  # let automatic exposure, white balance and focus converge
+            self.lock()
         self._t0 = time.monotonic()
         self._index = 0
 
@@ -197,24 +206,37 @@ class PiCamera(_Base):
 
     def still(self) -> np.ndarray:
         # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
-        return self._cam.capture_array("main")
+        try:
+            return self._cam.capture_array("main")
+        except RuntimeError as exc:
+            raise CameraError(f"pi: stopped delivering frames ({exc})") from None
 
-    def lock(self) -> None:
+    def lock(self) -> dict:
+        """Fix exposure, white balance and focus at their current values; returns them."""
         meta = self._cam.capture_metadata()
-        controls = {
-            "AeEnable": False,
-            "AwbEnable": False,
-            "ExposureTime": meta["ExposureTime"],
-            "AnalogueGain": meta["AnalogueGain"],
-            "ColourGains": meta["ColourGains"],
-        }
-        if "LensPosition" in meta:  # Camera Module 3: hold the focus found so far
-            controls |= {"AfMode": 0, "LensPosition": meta["LensPosition"]}
-        self._cam.set_controls(controls)
+        self.controls = {key: meta[key] for key in PI_LOCKED if key in meta}
+        self._cam.set_controls(fixed_controls(self.controls))
+        return self.controls
 
     def close(self) -> None:
         self._cam.stop()
         self._cam.close()
+
+
+# What `PiCamera.lock` reads from the camera's metadata and a calibration file keeps.
+PI_LOCKED = ("ExposureTime", "AnalogueGain", "ColourGains", "LensPosition")
+
+
+def fixed_controls(values: dict) -> dict:
+    """picamera2 controls that hold exposure, gains and focus at `values` (automatics off)."""
+    controls = {"AeEnable": False, "AwbEnable": False}
+    for key in PI_LOCKED:
+        if key in values:
+            value = values[key]
+            controls[key] = tuple(value) if isinstance(value, list) else value
+    if "LensPosition" in values:  # Camera Module 3: manual focus at the position found
+        controls["AfMode"] = 0
+    return controls
 
 
 class DemoCamera(_Base):

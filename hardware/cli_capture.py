@@ -44,11 +44,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
     saved = flagged = 0
     try:
         for frame in camera:
-            event = stream.feed(frame.image, frame.t)
-            if event is None:
+            event = stream.feed(frame.image, frame.t, full=camera.still)
+            if event is None or stream.last_image is None:
                 continue
             dice = [*event.kept, *event.thrown]
-            name = captures.add(camera.still(), dice, model=str(model))
+            name = captures.add(stream.last_image, dice, model=str(model))
             saved += 1
             unsure = sum(d["flagged"] for d in captures.meta(name)["dice"])
             flagged += unsure

@@ -31,10 +31,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("calibrate", help="find the table region (or take one) and save it",
-                       description="Find the table or tray region in a picture or the first "
-                       "frame of a video, or take a given polygon; write the calibration file "
-                       "and an overlay picture to check it by eye.")
-    p.add_argument("source", metavar="IMAGE_OR_VIDEO")
+                       description="Find the table or tray region in a picture, the first "
+                       "frame of a video or a still from a camera, or take a given polygon; write "
+                       "the calibration file and an overlay picture to check it by eye. With "
+                       "--camera pi the camera's exposure, white balance and focus are fixed "
+                       "and saved too, and `zonkcam play --table FILE` uses them.")
+    p.add_argument("source", metavar="IMAGE_OR_VIDEO", nargs="?")
+    p.add_argument("--camera", metavar="pi|usb:N",
+                   help="take the picture from this camera instead of a file")
     p.add_argument("--polygon", help="the region as x1,y1,x2,y2,... (or x1,y1,x2,y2 for a box)")
     p.add_argument("--keep-zone", help="where kept dice are slid, as x1,y1,x2,y2,...")
     p.add_argument("-o", "--output", default="table.json", help="calibration file to write")
@@ -203,20 +207,26 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         region_warnings,
     )
 
-    source = Path(args.source)
-    if not source.is_file():
-        raise CliError(f"{source}: no such file", 1)
-    image = cv2.imread(str(source), cv2.IMREAD_COLOR)
-    if image is None:
-        frames, _ = _frames(source, None)
-        image = next(frames)[1]
+    if (args.source is None) == (args.camera is None):
+        raise CliError("give a picture or video file, or --camera pi|usb:N (one of them)")
+    controls = None
+    if args.camera:
+        image, controls = _camera_still(args.camera)
+    else:
+        source = Path(args.source)
+        if not source.is_file():
+            raise CliError(f"{source}: no such file", 1)
+        image = cv2.imread(str(source), cv2.IMREAD_COLOR)
+        if image is None:
+            frames, _ = _frames(source, None)
+            image = next(frames)[1]
     h, w = image.shape[:2]
     try:
         polygon = parse_polygon(args.polygon) if args.polygon else find_table(image)
         keep = parse_polygon(args.keep_zone) if args.keep_zone else None
     except TableConfigError as exc:
         raise CliError(str(exc)) from None
-    config = TableConfig((w, h), polygon, keep)
+    config = TableConfig((w, h), polygon, keep, controls)
     warnings = region_warnings(polygon, (w, h), image)
     for text in warnings:
         print(f"warning: {text}", file=sys.stderr)
@@ -228,5 +238,31 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         raise CliError(f"cannot write: {exc}", 1) from None
     how = "given" if args.polygon else "found"
     print(f"{args.output}: table region {how}, {len(polygon)} corners"
+          + ("; camera exposure, white balance and focus saved" if controls else "")
           + (f"; overlay {args.overlay}" if args.overlay else ""), file=sys.stderr)
     return 0
+
+
+def _camera_still(spec: str):
+    """A full-resolution picture from a live camera once its automatic controls have settled,
+    and (Pi camera) the exposure, gains and focus it was fixed at."""
+    from zonkcam.hardware.cameras import CameraError, PiCamera, UsbCamera
+
+    try:
+        if spec == "pi":
+            camera = PiCamera()
+            try:
+                return camera.still(), camera.controls
+            finally:
+                camera.close()
+        if spec.startswith("usb:") and spec[4:].isdigit():
+            camera = UsbCamera(int(spec[4:]))
+            try:
+                for _ in range(30):  # about a second: auto exposure settles
+                    camera.read()
+                return camera.still(), None
+            finally:
+                camera.close()
+    except CameraError as exc:
+        raise CliError(str(exc), 1) from None
+    raise CliError(f"--camera {spec}: expected pi or usb:N (for footage, give the file)")

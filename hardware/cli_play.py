@@ -93,11 +93,12 @@ def cmd_play(args: argparse.Namespace) -> int:
                    on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo",
                    captures=captures, model=str(args.model or Registry().active_path()))
     try:
+        table = TableConfig.load(args.table) if args.table else None
         # Every source but the demo is retried when it fails, and the display says so.
         camera = (DemoCamera(dice=ruleset.dice, keep_policy=_demo_policy(ruleset)) if spec == "demo"
-                  else Reconnecting(_opener(spec, args.fps), on_status=app.camera_status))
+                  else Reconnecting(_opener(spec, args.fps, table.camera if table else None),
+                                    on_status=app.camera_status))
         reader = Reader(args.model or Registry().active_path(), dice_set=args.dice_set)
-        table = TableConfig.load(args.table) if args.table else None
     except (CameraError, ModelError, TableConfigError) as exc:
         raise CliError(str(exc), 1) from None
     if table is None and isinstance(camera, DemoCamera):
@@ -126,12 +127,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _opener(spec: str, fps: float | None) -> Callable:
-    """How to (re)open a camera source; recorded footage plays in real time, as a camera would."""
+def _opener(spec: str, fps: float | None, controls: dict | None = None) -> Callable:
+    """How to (re)open a camera source; recorded footage plays in real time, as a camera would.
+    `controls`: the Pi camera's exposure, gains and focus saved by `zonkcam calibrate`."""
     from zonkcam.hardware.cameras import CameraError, FrameFolder, PiCamera, UsbCamera, VideoFile
 
     if spec == "pi":
-        return PiCamera
+        return lambda: PiCamera(controls=controls)
     if spec.startswith("usb:"):
         index = spec.removeprefix("usb:")
         if not index.isdigit():

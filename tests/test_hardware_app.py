@@ -116,3 +116,28 @@ def test_capture_switch_saves_throws_and_kiosk_corrections_fix_their_labels(tmp_
     meta = captures.meta(name)
     assert meta["reviewed"] and meta["dice"][2]["value"] == 4
     assert (tmp_path / "captures" / "labels" / f"{name}.txt").read_text().split("\n")[2].startswith("3 ")
+
+
+def test_banners_are_pushed_for_what_a_throw_set_off_but_not_for_an_undo(app):
+    published = []
+    app.hub.publish = lambda kind, data: published.append((kind, data))
+    app.on_throw(event([6, 6, 6, 2, 3]), IMAGE)
+    app.on_throw(event([2, 3], kept=[6, 6, 6], removed=[2, 3]), IMAGE)
+    banners = [d["text"] for k, d in published if k == "banner"]
+    assert banners == ["DEVIL HIT", "BLOADES!"]
+    app.act({"action": "undo"})
+    assert [d["text"] for k, d in published if k == "banner"] == banners
+
+
+def test_penalties_fall_on_the_player_named_with_the_turns_lost(app):
+    """A13/A15 from the kiosk: a foul on the thrower, 'lose the next turns' on another player."""
+    app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
+    app.act({"action": "penalty", "penalty": "next", "player": "Bob", "turns": 2})
+    assert lines(app)[-1] == "Bob penalty next 2" and app.game.current == "Ann"
+    app.act({"action": "penalty", "penalty": "foul", "turns": 1})
+    assert lines(app)[-1] == "Ann penalty foul 1"
+    with pytest.raises(ActionError, match="no player 'Cid'"):
+        app.act({"action": "penalty", "penalty": "space", "player": "Cid"})
+    with pytest.raises(ActionError, match="whole number from 1 to 20"):
+        app.act({"action": "penalty", "penalty": "next", "turns": "lots"})
+    assert any(p["name"] == "foul" for p in app.state()["penalties"])

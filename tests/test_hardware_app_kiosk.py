@@ -187,10 +187,10 @@ class VanishingCamera:
 
 class CountingStream:
     def __init__(self, dice, streams):
-        self.dice, self.frames, self.expecting = dice, [], True
+        self.dice, self.frames, self.expecting, self.last_image = dice, [], True, None
         streams.append(self)
 
-    def feed(self, frame, t):
+    def feed(self, frame, t, full=None):
         self.frames.append(t)
         return None
 

@@ -62,3 +62,33 @@ def test_keep_policy_plays_the_simulated_player():
     throws = sim.truth["throws"]
     assert [len(t["thrown"]) for t in throws] == [5, 4, 3]
     assert seen[0][1] == 0 and seen[1][1] == 1
+
+
+def test_motion_on_a_small_stream_and_reads_at_full_resolution():
+    """The Pi camera's lores/main split: small frames for motion, full pictures for dice."""
+    import cv2
+
+    config = SimConfig(seed=101, throws=3, p_off_table=0, p_cocked=0, p_stacked=0,
+                       p_disturbance=0, p_nudge=0, keep_policy=lambda values, n: ([0], n))
+    sim = Simulation(config)
+    region = sim.truth["table"]
+    table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
+    sizes = []
+
+    class Recording(DrawnDiceReader):
+        def read(self, image, table=None):
+            sizes.append((image.shape[1], image.shape[0], table))
+            return super().read(image, table)
+
+    stream = ThrowStream(Recording(), table, dice_count=config.dice)
+    events = []
+    for t, f in sim.frames():
+        small = cv2.resize(f, (f.shape[1] // 4, f.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        if e := stream.feed(small, t, full=lambda f=f: f):
+            events.append(e)
+    result = score(events, sim.truth)
+    assert result.exact == result.throws == 3, result.misses
+    full = tuple(region["frame_size"])
+    assert sizes and {(w, h) for w, h, _ in sizes} == {full}
+    assert all(poly == table.polygon for _, _, poly in sizes)
+    assert stream.last_image is not None and stream.last_image.shape[1::-1] == full

@@ -7,7 +7,10 @@
             print(event.to_json())
 
 `reader` is anything with `.read(image_bgr, table=polygon_or_None) -> Reading` (the recognizer,
-or a stand-in in tests). The quorum reads the last frames of the still window as they arrive
+or a stand-in in tests). A camera with a small stream for motion and a full-resolution one for
+reading (the Pi camera's lores and main) passes `full=camera.still` to `feed`: motion runs on
+the small frames, dice are read from full-resolution pictures, and events are in their pixels.
+The quorum reads the last frames of the still window as they arrive
 (the second half of it) and, when they disagree, the frames after the settle.
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
@@ -127,6 +130,7 @@ class ThrowStream:
         self._busy_until = -np.inf
         self._index = -1
         self._size: tuple[int, int] | None = None
+        self.last_image: np.ndarray | None = None  # the last picture read: a throw's evidence
 
     @property
     def expecting(self) -> bool:
@@ -137,14 +141,14 @@ class ThrowStream:
     def expecting(self, value: bool) -> None:
         self.tracker.expecting = value
 
-    def feed(self, frame: np.ndarray, t: float) -> ThrowEvent | None:
-        """Process the next frame, taken at stream time `t` seconds."""
+    def feed(self, frame: np.ndarray, t: float,
+             full: Callable[[], np.ndarray] | None = None) -> ThrowEvent | None:
+        """Process the next frame, taken at stream time `t` seconds. `full`, if given, returns
+        the same moment at full resolution; it is called only when dice are read."""
         self._index += 1
         h, w = frame.shape[:2]
         if self._size is None:
             self._size = (w, h)
-            if self.table is not None:
-                self.table = self.tracker.table = self.table.scaled(w, h)
         elif self._size != (w, h):
             raise ValueError(f"frame {self._index} is {w}x{h}, earlier frames were "
                              f"{self._size[0]}x{self._size[1]}")
@@ -157,13 +161,13 @@ class ThrowStream:
             self._early.clear()
             self._reads = None
         elif self._reads is not None:
-            self._reads.append(self._read(frame))
+            self._reads.append(self._read(full() if full else frame))
             event = self._try_decide(t)
         elif update.settled or (self.motion.state == "moving"
                                 and t - update.last_motion_t >= self.motion.config.settle_s / 2):
             # Frames in the second half of the still window are read as they come, so the
             # quorum is mostly done by the time the settle fires.
-            self._early.append(self._read(frame))
+            self._early.append(self._read(full() if full else frame))
             if update.settled:
                 self._reads = list(self._early)
                 self._early.clear()
@@ -177,12 +181,16 @@ class ThrowStream:
             self.stats.latency_ms.append(latency)
         return event
 
-    def _read(self, frame: np.ndarray) -> list[Die]:
+    def _read(self, image: np.ndarray) -> list[Die]:
         start = self.clock()
-        reading = self.reader.read(frame, self.table.polygon if self.table else None)
+        table = None
+        if self.table is not None:  # the calibration, in the pixels of the pictures read
+            table = self.tracker.table = self.table.scaled(image.shape[1], image.shape[0])
+        reading = self.reader.read(image, table.polygon if table else None)
+        self.last_image = image
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
-        return mark_geometry(reading.dice, self.table)
+        return mark_geometry(reading.dice, table)
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None

@@ -3,7 +3,11 @@
 A calibration is saved as a small JSON file (`zonkcam calibrate` writes it, `zonkcam replay
 --table FILE` reads it):
 
-    {"frame_size": [640, 480], "polygon": [[x, y], ...], "keep_zone": [[x, y], ...] | null}
+    {"frame_size": [640, 480], "polygon": [[x, y], ...], "keep_zone": [[x, y], ...] | null,
+     "camera": {"ExposureTime": ..., "AnalogueGain": ..., "ColourGains": [r, b], ...}}
+
+`camera` (optional) holds the fixed exposure, gains and focus the Pi camera had when the table
+was calibrated (`zonkcam calibrate --camera pi`), so colours are named under the same light.
 
 A die is off the table (SPAZ) when its top face lies outside the polygon or crosses its edge.
 Dice inside the keep zone are the player's set-aside dice, for tables that slide kept dice to one
@@ -31,13 +35,15 @@ class TableConfig:
     frame_size: tuple[int, int]  # width, height the polygons are expressed in
     polygon: Polygon
     keep_zone: Polygon | None = None
+    camera: dict | None = None  # fixed camera controls (Pi camera), see the module's doc
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "frame_size": list(self.frame_size),
             "polygon": [list(p) for p in self.polygon],
             "keep_zone": [list(p) for p in self.keep_zone] if self.keep_zone else None,
         }
+        return out | ({"camera": self.camera} if self.camera else {})
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -49,13 +55,16 @@ class TableConfig:
             size = tuple(int(v) for v in data["frame_size"])
             polygon = _polygon(data["polygon"])
             keep = _polygon(data["keep_zone"]) if data.get("keep_zone") else None
+            camera = data.get("camera")
+            if camera is not None and not isinstance(camera, dict):
+                raise ValueError("'camera' must be an object of camera controls")
         except OSError as exc:
             raise TableConfigError(f"cannot read table file {path}: {exc.strerror}") from exc
         except (ValueError, KeyError, TypeError) as exc:
             raise TableConfigError(f"{path} is not a table calibration file ({exc})") from exc
         if len(size) != 2 or len(polygon) < 3:
             raise TableConfigError(f"{path}: needs frame_size [w, h] and a polygon of 3+ points")
-        return cls((size[0], size[1]), polygon, keep)
+        return cls((size[0], size[1]), polygon, keep, camera)
 
     def scaled(self, width: int, height: int) -> TableConfig:
         """The same calibration for frames of another size (e.g. full-resolution stills)."""
@@ -67,7 +76,7 @@ class TableConfig:
             return [(round(x * sx), round(y * sy)) for x, y in poly]
 
         return TableConfig((width, height), scale(self.polygon),
-                           scale(self.keep_zone) if self.keep_zone else None)
+                           scale(self.keep_zone) if self.keep_zone else None, self.camera)
 
 
 def _polygon(points: object) -> Polygon:

@@ -215,9 +215,30 @@ for (const button of document.querySelectorAll("button[data-action]")) {
   button.onclick = () => act({ action: button.dataset.action });
 }
 $("penalty").onchange = (e) => {
-  if (e.target.value) act({ action: "penalty", penalty: e.target.value });
+  const kind = e.target.value, label = e.target.selectedOptions[0]?.textContent || kind;
   e.target.value = "";
+  if (kind) callPenalty(kind, label);
 };
+
+// A penalty falls on the player throwing unless another is chosen; league fouls and
+// "lose the next turns" also take how many further turns are lost (A13, A15).
+function callPenalty(kind, label) {
+  const dlg = $("penalty-dialog");
+  const players = (state && state.sheet && state.sheet.players) || [];
+  const current = state && state.turn && state.turn.player;
+  $("penalty-title").textContent = label;
+  $("penalty-player").replaceChildren(...players.map((p) => new Option(p, p, p === current, p === current)));
+  const counted = kind === "foul" || kind === "next";
+  $("penalty-turns-label").hidden = !counted;
+  $("penalty-turns").value = "1";
+  $("penalty-form").onsubmit = (e) => {
+    if (e.submitter && e.submitter.value !== "call") return;
+    const body = { action: "penalty", penalty: kind, player: $("penalty-player").value };
+    if (counted) body.turns = parseInt($("penalty-turns").value, 10);
+    act(body);
+  };
+  dlg.showModal();
+}
 
 function refreshFrame() { $("frame").src = `/api/frame.jpg?n=${++frameCounter}`; }
 const events = new EventSource("/api/events");

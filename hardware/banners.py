@@ -1,0 +1,48 @@
+"""What the kiosk flashes across the screen after an action: ZONK!, DEVIL HIT, MAGIC NUMBER…
+
+`banners(before, after)` compares the game before and after one recorded action and names
+what that action set off, in the seeds' words (the ruleset's own mark for a zonk or a spaz).
+"""
+from __future__ import annotations
+
+from zonkcam.rules.events import Event
+from zonkcam.rules.game import Game
+
+# Turn events worth a banner, by event type (zonks and spazzes use the ruleset's mark).
+_EVENT_TEXT = {
+    "devil": "DEVIL HIT",
+    "social": "SOCIAL!",
+    "courtesy_hit": "COURTESY HIT",
+    "colors": "COLORS!",
+    "six_of_a_kind": "SIX OF A KIND!",
+    "five_ones": "FIVE ONES!",
+    "hot_dice": "HOT DICE",
+}
+
+
+def banners(before: Game, after: Game) -> list[str]:
+    """Banner texts for what changed from `before` to `after` (one action later)."""
+    seen = {r.id: (len(r.turn.events) if r.turn else 0, r.magic) for r in before.turns}
+    out: list[str] = []
+    for record in after.turns:
+        events, magic = seen.get(record.id, (0, 0))
+        if record.turn is not None:
+            out.extend(t for e in record.turn.events[events:] if (t := _event_text(e)))
+        if record.magic > magic:
+            out.append("MAGIC NUMBER")
+    if _in_halftime(after) and not _in_halftime(before):
+        out.append("HALFTIME SHOW")
+    return out
+
+
+def _event_text(event: Event) -> str | None:
+    if event.type in ("zonk", "spaz"):
+        return f"{getattr(event, 'mark', '') or event.type.upper()}!"
+    if event.type == "straight":
+        return f"{getattr(event, 'name', 'straight').upper()}!"
+    return _EVENT_TEXT.get(event.type)
+
+
+def _in_halftime(game: Game) -> bool:
+    return (game.special is not None and game.special.kind == "halftime") or any(
+        s.kind == "halftime" for s in game.specials)
