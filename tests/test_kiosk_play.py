@@ -8,6 +8,7 @@ import urllib.request
 
 import pytest
 from browser import free_port, server
+from playwright.sync_api import Error as PlaywrightError
 from zonkcam.models.registry import shipped_model
 
 pytestmark = pytest.mark.skipif(not shipped_model().is_file(), reason="no shipped dice model")
@@ -65,3 +66,76 @@ def test_killed_kiosk_resumes_its_game(tmp_path):
         resumed = state(url)
         assert resumed["game"]["id"] == 1
         assert resumed["log"][: len(before)] == before
+
+
+def db_lines(path):
+    with sqlite3.connect(path) as db:
+        return [r[0] for r in db.execute("SELECT line FROM actions ORDER BY seq")]
+
+
+def until(check, timeout=120, every=0.3):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if found := check():
+            return found
+        time.sleep(every)
+    raise AssertionError(f"not within {timeout} s")
+
+
+def test_the_scorekeeper_corrects_a_die_banks_calls_a_foul_and_opens_the_evidence(browser, tmp_path):
+    """On the 7-inch screen, against the demo camera's simulated player. Without the gesture
+    bank the simulated player's turns wait for the Bank button, so every bank is a click."""
+    port = free_port()
+    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--port", str(port),
+            "--db", str(tmp_path / "z.db"), "--players", "Ann,Bob", "--variant", "classic",
+            "--no-gesture-bank"]
+    db = tmp_path / "z.db"
+    with server(argv, port, env={"ZONKCAM_HOME": str(tmp_path / "home")}) as (url, _):
+        page = browser.new_page(viewport={"width": 800, "height": 480})
+        page.goto(url)
+
+        def correct_last_die():  # tap the last die boxed on the live picture, give it a value
+            log = state(url)["log"]
+            if not log or log[-1].split()[1:2] != ["throw"]:
+                return False
+            if not page.evaluate("document.querySelectorAll('#boxes rect').length"):
+                return False
+            page.evaluate("[...document.querySelectorAll('#boxes rect')].at(-1)"
+                          ".dispatchEvent(new MouseEvent('click'))")
+            page.wait_for_selector("#correct[open]", timeout=5000)
+            page.click("#values button:text-is('6')")
+            return until(lambda: any(line.startswith("correct ") for line in db_lines(db)), 3, 0.2)
+
+        until(lambda: _tries(correct_last_die))
+        corrected = next(line for line in db_lines(db) if line.startswith("correct "))
+        assert corrected.split()[-1] == "6"  # the last die of the last throw, now a 6
+
+        def bank():
+            if not state(url)["turn"]["can_bank"]:
+                return False
+            page.click("#bank")
+            return any(line.endswith(" bank") for line in db_lines(db))
+
+        until(lambda: _tries(bank))
+        banker = next(line for line in db_lines(db) if line.endswith(" bank")).split()[0]
+        page.wait_for_function("document.querySelectorAll('#sheet a').length > 0")
+        page.locator("#sheet a").first.click()
+        page.wait_for_selector("#evidence[open]")
+        page.wait_for_function("document.querySelector('#evidence-img').naturalWidth > 0")
+        assert banker in ("Ann", "Bob")
+        page.click("#evidence button")
+
+        page.select_option("#penalty", "foul")
+        page.wait_for_selector("#penalty-dialog[open]")
+        page.fill("#penalty-turns", "2")
+        player = page.input_value("#penalty-player")
+        page.click("#penalty-call")
+        until(lambda: f"{player} penalty foul 2" in db_lines(db), 10)
+
+
+def _tries(attempt) -> bool:
+    """One attempt at an action racing the simulated player: a miss is retried, not fatal."""
+    try:
+        return bool(attempt())
+    except (AssertionError, PlaywrightError):  # the page moved on under the click
+        return False
