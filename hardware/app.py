@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 import cv2
 import numpy as np
-from zonkcam.hardware.banners import banners
+from zonkcam.hardware.banners import banners, new_hits
 from zonkcam.hardware.cameras import Camera, CameraError
 from zonkcam.hardware.rolloff import RollOff, RollOffError
 from zonkcam.hardware.stats import TableStats, add_game, from_store
@@ -87,6 +87,7 @@ class Live:
     camera: str = "starting"
     message: str = ""
     sent_at: float = 0.0
+    hits: dict[str, int] = field(default_factory=dict)  # to take now: the last hits given
 
 
 class TableApp:
@@ -249,6 +250,9 @@ class TableApp:
         if not line.startswith(("undo", "correct")):  # an undone zonk is no news
             for text in banners(before, after):
                 self.hub.publish("banner", {"text": text})
+            hits = new_hits(before, after)
+            if hits or " throw " in line:  # shown until the next throw gives none
+                self.live.hits = hits
         return after
 
     def _rolloff_value(self, value: int) -> None:
@@ -341,7 +345,8 @@ class TableApp:
             "colors": self.colors or list(dict.fromkeys(game.ruleset.dice_colors)),
             "penalties": [{"name": n, "label": label} for n, label in
                           PENALTIES + ([CLOCK_PENALTY] if current.get("clock") else [])],
-            "camera": {"status": self.live.camera, "message": self.live.message},
+            "camera": {"status": self.live.camera, "message": self.live.message, "demo": self.demo},
+            "hits_to_take": [{"player": p, "hits": n} for p, n in self.live.hits.items()],
             "log": [str(a) for a in log[-12:]],
             "summary": _summary(game) if game.over else None,
             "rolloff": self.rolloff.to_json() if self.rolloff is not None else None,

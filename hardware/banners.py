@@ -1,9 +1,12 @@
 """What the kiosk flashes across the screen after an action: ZONK!, DEVIL HIT, MAGIC NUMBER…
 
 `banners(before, after)` compares the game before and after one recorded action and names
-what that action set off, in the seeds' words (the ruleset's own mark for a zonk or a spaz).
+what that action set off, in the seeds' words (the ruleset's own mark for a zonk or a spaz);
+`new_hits(before, after)` counts the hits it gave, per player: the hits to take now.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 from zonkcam.rules.events import Event
 from zonkcam.rules.game import Game
@@ -46,3 +49,9 @@ def _event_text(event: Event) -> str | None:
 def _in_halftime(game: Game) -> bool:
     return (game.special is not None and game.special.kind == "halftime") or any(
         s.kind == "halftime" for s in game.specials)
+
+
+def new_hits(before: Game, after: Game) -> dict[str, int]:
+    """Hits (not the optional ones) that one action gave, per player, in seating order."""
+    given = Counter(h.player for h in after.hits[len(before.hits):] if not h.optional)
+    return {name: given[name] for name in after.order if given[name]}

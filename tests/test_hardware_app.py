@@ -141,3 +141,13 @@ def test_penalties_fall_on_the_player_named_with_the_turns_lost(app):
     with pytest.raises(ActionError, match="whole number from 1 to 20"):
         app.act({"action": "penalty", "penalty": "next", "turns": "lots"})
     assert any(p["name"] == "foul" for p in app.state()["penalties"])
+
+
+def test_the_hits_to_take_are_shown_until_the_next_throw_gives_none(app):
+    app.on_throw(event([6, 6, 6, 2, 3]), IMAGE)  # W7: a devil's hit, settled when the turn ends
+    assert app.state()["hits_to_take"] == []
+    app.on_throw(event([2, 3], kept=[6, 6, 6], removed=[2, 3]), IMAGE)  # BLOADES ends it
+    assert app.state()["hits_to_take"] == [{"player": "Ann", "hits": 1}]
+    app.on_throw(event([2, 3, 4, 6, 6], removed=[6, 6, 6, 2, 3]), IMAGE)  # Bob: ZONK, no hit
+    assert app.state()["hits_to_take"] == []
+    assert app.state()["camera"]["demo"] is False

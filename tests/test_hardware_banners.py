@@ -31,3 +31,12 @@ def test_w6_devil_and_w14_magic_number():
 def test_a_zonk_says_its_own_word():
     game = play("A throw 2 3 4 6 6\n", "wheaton", "A,B")
     assert every_banner(game) == [(1, "ZONK!")]
+
+
+def test_new_hits_counts_what_one_action_gave_per_player():
+    from zonkcam.hardware.banners import new_hits
+
+    game = play("magic 2 3 3 5 5\nA throw 5 3 2 3 5\nA keep 5 5\nA throw 2 4 6\n", "wheaton", "A,B")
+    before, after = Game.replay(game.setup, game.log[:-1]), game
+    assert new_hits(before, after) == {"A": 1, "B": 1}  # W14, settled as A's turn ends
+    assert new_hits(after, after) == {}

@@ -35,6 +35,9 @@ function render(s) {
   $("camera-status").textContent = cam.message || "";
   $("camera-status").className = cam.status === "lost" ? "lost" : "";
   $("asks").textContent = turn.can_roll_asks ? `Ask "Can I roll?" ${turn.can_roll_asks}×` : "";
+  $("demo").hidden = !cam.demo;
+  const hits = s.hits_to_take || [];
+  $("hits").textContent = hits.length ? "Hits to take: " + hits.map((h) => `${h.player} ${h.hits}¶`).join(" · ") : "";
   // A14: the server says how long the turn has had; the page counts down on its own clock.
   clockDeadline = turn.clock ? { at: Date.now() + 1000 * (turn.clock.limit_s - turn.clock.elapsed_s),
     countdown: turn.clock.countdown_s } : null;
