@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from zonkcam.vision.colors import DiceSet, body_lab, thumbnail, white_balance_gains
+from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.faces import patch_at
 
 
@@ -21,7 +21,7 @@ def calibrate(reader, image: np.ndarray, names: list[str], set_name: str) -> Dic
         raise CalibrationError(
             f"found {len(dice)} dice in the picture but --colors names {len(names)}; lay out "
             "exactly the named dice, apart from each other, and try again")
-    gains = white_balance_gains(thumbnail(image))
+    gains = white_balance_gains(image)
     samples: dict[str, list[np.ndarray]] = {}
     for die, name in zip(dice, names, strict=True):
         size = max(die.box[2] - die.box[0], die.box[3] - die.box[1])

@@ -90,14 +90,17 @@ def thumbnail(image: np.ndarray, side: int = 64) -> np.ndarray:
                       interpolation=cv2.INTER_AREA)
 
 
-def white_balance_gains(small_bgr: np.ndarray) -> np.ndarray:
+WB_SIDE = 160  # white balance is judged on a thumbnail this size: cheap, and dice still show
+
+
+def white_balance_gains(image_bgr: np.ndarray) -> np.ndarray:
     """Per-channel gains that make the picture's highlights neutral (white patch).
 
     The brightest pixels (white dice, pips, glare) are the best guess at white; grey world
     would be led astray by a green felt or a red tray that fills most of the picture. The
     gains are bounded so a scene without anything white is changed little.
     """
-    px = small_bgr.reshape(-1, 3).astype(np.float32)
+    px = thumbnail(image_bgr, WB_SIDE).reshape(-1, 3).astype(np.float32)
     lum = px.sum(1)
     top = px[lum >= np.percentile(lum, 99)].mean(0) + 1.0
     return np.clip(top.max() / top, 0.8, 1.25)
