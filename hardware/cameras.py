@@ -18,6 +18,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -166,9 +168,13 @@ class PiCamera(_Base):
 
     def __init__(
         self, main_size: tuple[int, int] = (2304, 1296), lores_size: tuple[int, int] = (640, 360),
-        controls: dict | None = None, settle_s: float = 2.0,
+        controls: dict | None = None, settle_s: float = 2.0, timeout_s: float = 5.0,
     ) -> None:
         self.name = "pi"
+        self.timeout_s = timeout_s
+        # captures run on a worker so that a camera that hangs (rather than erroring) is
+        # reported as lost after `timeout_s` instead of freezing the table
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="picamera2")
         try:
             from picamera2 import Picamera2  # only on a Raspberry Pi
         except ImportError:
@@ -195,19 +201,20 @@ class PiCamera(_Base):
         self._index = 0
 
     def read(self) -> Frame | None:
-        try:
-            yuv = self._cam.capture_array("lores")
-        except RuntimeError as exc:
-            raise CameraError(f"pi: stopped delivering frames ({exc})") from None
-        image = cv2.cvtColor(yuv, cv2.COLOR_YUV420p2BGR)
+        image = cv2.cvtColor(self._capture("lores"), cv2.COLOR_YUV420p2BGR)
         self._last = Frame(image, time.monotonic() - self._t0, self._index)
         self._index += 1
         return self._last
 
     def still(self) -> np.ndarray:
         # picamera2's "RGB888" is laid out B, G, R in memory: already OpenCV's order.
+        return self._capture("main")
+
+    def _capture(self, stream: str) -> np.ndarray:
         try:
-            return self._cam.capture_array("main")
+            return self._worker.submit(self._cam.capture_array, stream).result(self.timeout_s)
+        except FuturesTimeout:
+            raise CameraError(f"pi: no frame for {self.timeout_s:g} s (camera hung)") from None
         except RuntimeError as exc:
             raise CameraError(f"pi: stopped delivering frames ({exc})") from None
 
@@ -219,6 +226,7 @@ class PiCamera(_Base):
         return self.controls
 
     def close(self) -> None:
+        self._worker.shutdown(wait=False)
         self._cam.stop()
         self._cam.close()
 

@@ -151,3 +151,25 @@ def test_the_hits_to_take_are_shown_until_the_next_throw_gives_none(app):
     app.on_throw(event([2, 3, 4, 6, 6], removed=[6, 6, 6, 2, 3]), IMAGE)  # Bob: ZONK, no hit
     assert app.state()["hits_to_take"] == []
     assert app.state()["camera"]["demo"] is False
+
+
+def test_the_bank_button_banks_and_says_why_not(app, monkeypatch):
+    """--button N against a stand-in for gpiozero: a press banks, or the page says why not."""
+    import sys
+    import types
+
+    from zonkcam.hardware.cli_play import _bank_button
+
+    class Button:
+        def __init__(self, pin):
+            self.pin, self.when_pressed = pin, None
+
+    monkeypatch.setitem(sys.modules, "gpiozero", types.SimpleNamespace(Button=Button))
+    _bank_button(17, app)
+    assert app.button.pin == 17
+    app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
+    app.button.when_pressed()  # 150 is short of wheaton's DIAL IN (250)
+    assert "bank button:" in app.live.message and "DIAL IN" in app.live.message
+    app.on_throw(event([1, 1, 1], kept=[1, 5], removed=[2, 3, 6]), IMAGE)
+    app.button.when_pressed()
+    assert lines(app)[-1] == "Ann bank"

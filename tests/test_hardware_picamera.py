@@ -107,3 +107,17 @@ def test_a_bad_camera_block_in_a_table_file_is_reported(tmp_path):
     bad.write_text('{"frame_size": [64, 48], "polygon": [[0, 0], [10, 0], [10, 10]], "camera": 3}')
     with pytest.raises(ValueError, match="'camera' must be an object"):
         TableConfig.load(bad)
+
+
+def test_a_camera_that_hangs_is_reported_lost(picamera2):
+    import threading
+
+    from zonkcam.hardware.cameras import CameraError
+
+    camera = PiCamera(timeout_s=0.2)
+    release = threading.Event()
+    camera._cam.capture_array = lambda stream: release.wait(5)
+    with pytest.raises(CameraError, match=r"no frame for 0\.2 s"):
+        camera.read()
+    release.set()
+    camera.close()
