@@ -53,6 +53,11 @@ def test_matching_is_one_to_one_by_centre_in_box():
     assert s["value_accuracy"] == pytest.approx(4 / 5)
     assert s["exact_image_rate"] == pytest.approx(1 / 3, abs=1e-4)
     assert s["confusion"][2][3] == 1 and s["confusion"][4][4] == 2
+    # both labels are 20 px dice: 6 labelled, 5 found, 4 read right
+    assert s["by_size"] == {"0-30 px": {"labels": 6, "recall": pytest.approx(5 / 6, abs=1e-4),
+                                        "value_accuracy": 0.8}}
+    assert evaluate.size_bin(29.9) == "0-30 px" and evaluate.size_bin(130) == "130+ px"
+    assert "0-30 px" in evaluate.format_summary(s)
 
 
 @pytest.mark.parametrize("name", list(BODY_BGR))

@@ -17,6 +17,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from zonkcam.vision.dice import Die
 
+# Label sizes (longest side, px) the figures are also broken down by: where the dice are missed.
+SIZE_BINS = (0, 30, 45, 70, 130, 100_000)
+
+
+def size_bin(px: float) -> str:
+    i = int(np.searchsorted(SIZE_BINS, px, side="right")) - 1
+    lo, hi = SIZE_BINS[i], SIZE_BINS[i + 1]
+    return f"{lo}+ px" if hi == SIZE_BINS[-1] else f"{lo}-{hi} px"
+
 
 @dataclass
 class Tally:
@@ -31,10 +40,14 @@ class Tally:
     read_ms: list[float] = field(default_factory=list)
     decode_ms: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    by_size: dict[str, list[int]] = field(default_factory=dict)  # bin -> [labels, found, read right]
 
     def add(self, dice: list[Die], labels: np.ndarray, width: int, height: int) -> None:
         """One image: `labels` rows are (value, cx, cy, w, h) normalised to the image."""
         boxes = labels[:, 1:] * np.array([width, height, width, height], np.float32)
+        bins = [size_bin(float(max(w, h))) for w, h in boxes[:, 2:]]
+        for b in bins:
+            self.by_size.setdefault(b, [0, 0, 0])[0] += 1
         free = np.ones(len(boxes), bool)
         matched = correct = 0
         for d in sorted(dice, key=lambda d: -d.confidence):
@@ -47,12 +60,14 @@ class Tally:
             j = cand[np.argmin(np.hypot(x - boxes[cand, 0], y - boxes[cand, 1]))]
             free[j] = False
             matched += 1
+            self.by_size[bins[j]][1] += 1
             truth = int(labels[j, 0])
             if d.value is None:
                 self.unread_matched += 1
             else:
                 self.confusion[truth - 1, d.value - 1] += 1
                 correct += d.value == truth
+                self.by_size[bins[j]][2] += d.value == truth
         self.images += 1
         self.labels += len(boxes)
         self.predictions += len(dice)
@@ -78,6 +93,10 @@ class Tally:
             "exact_image_rate": ratio(self.exact_images, self.images),
             "unreadable_matched": self.unread_matched,
             "confusion": self.confusion.tolist(),
+            "by_size": {b: dict(zip(("labels", "recall", "value_accuracy"),
+                                    (n, ratio(found, n), ratio(right, found)), strict=True))
+                        for b in map(size_bin, SIZE_BINS[:-1]) if b in self.by_size
+                        for n, found, right in [self.by_size[b]]},
             "read_ms_median": round(float(np.median(read)), 2),
             "read_ms_p95": round(float(np.percentile(read, 95)), 2),
             "decode_ms_median": round(float(np.median(decode)), 2),
@@ -123,5 +142,8 @@ def format_summary(s: dict) -> str:
         "confusion (rows: labelled value 1..6, columns: read value 1..6):",
     ]
     lines += ["  " + " ".join(f"{v:6d}" for v in row) for row in s["confusion"]]
+    lines += ["by die size (longest side of the label box):"]
+    lines += [f"  {b:>11}  {v['labels']:6d} dice  recall {v['recall']}  value accuracy {v['value_accuracy']}"
+              for b, v in s["by_size"].items()]
     lines += [f"failed: {f}" for f in s["failed_images"]]
     return "\n".join(lines)
