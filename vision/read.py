@@ -34,6 +34,11 @@ __all__ = ["ModelError", "Reader", "TableError"]
 
 REJECT_THRESHOLD = 0.5  # a crop at least this likely "not a pip die" is dropped
 VALUE_THRESHOLD = 0.5  # a value read less surely than this is reported `unreadable`
+# A die read less surely than this gets a second look: crops at these multiples of the proposed
+# size (the proposer's size is often off for large dice, seen with their sides) are read too
+# and the surest read is kept. Chosen on rune55's `tune` groups.
+SECOND_LOOK_BELOW = 0.9
+SECOND_LOOK_SCALES = (0.8, 1.2, 1.5, 2.0)
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 
 
@@ -83,18 +88,37 @@ class Reader:
         proposals = decode(heat, geometry, scale, self.model.stride, self.heat_threshold)
         if not proposals:
             return []
-        crops, patches, angles = [], [], []
-        for p in proposals:
-            patch = patch_at(image, p.cx, p.cy, p.size)
-            grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-            angle = face_angle(grey)
-            crops.append(upright(grey, angle, self.model.crop, self.model.crop_margin))
-            patches.append(patch)
-            angles.append(angle)
-        probs = self.model.classify(np.stack(crops).astype(np.float32) / 255.0)
+        looks = [self._look(image, p) for p in proposals]
+        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         gains = white_balance_gains(small)
-        return [Candidate(p, a, pr, patch, gains)
-                for p, a, pr, patch in zip(proposals, angles, probs, patches, strict=True)]
+        found = [Candidate(p, angle, pr, patch, gains)
+                 for p, (_, patch, angle), pr in zip(proposals, looks, probs, strict=True)]
+        return self._second_look(image, found)
+
+    def _look(self, image: np.ndarray, p: Proposal) -> tuple[np.ndarray, np.ndarray, float]:
+        """The classifier's crop (float, 0..1) of a proposal, its colour patch and the angle."""
+        patch = patch_at(image, p.cx, p.cy, p.size)
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+        angle = face_angle(grey)
+        crop = upright(grey, angle, self.model.crop, self.model.crop_margin)
+        return crop.astype(np.float32) / 255.0, patch, angle
+
+    def _second_look(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+        """Unsure dice (not rejected) read again at other crop sizes, in one batch; each keeps
+        its surest read that is not a reject."""
+        unsure = [i for i, c in enumerate(found)
+                  if c.probs[0] < self.reject_threshold and c.probs[1:].max() < SECOND_LOOK_BELOW]
+        if not unsure:
+            return found
+        alternatives = [(i, Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score))
+                        for i in unsure for p in [found[i].proposal] for k in SECOND_LOOK_SCALES]
+        looks = [self._look(image, q) for _, q in alternatives]
+        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
+        out = list(found)
+        for (i, q), (_, patch, angle), pr in zip(alternatives, looks, probs, strict=True):
+            if pr[0] < self.reject_threshold and pr[1:].max() > out[i].probs[1:].max():
+                out[i] = Candidate(q, angle, pr, patch, found[i].gains)
+        return out
 
     def _die(self, c: Candidate) -> Die:
         p = c.proposal
