@@ -199,7 +199,7 @@ def test_a_lost_camera_is_shown_and_the_stream_starts_afresh_when_it_is_back(tmp
     app = make_app(tmp_path)
     camera, streams = VanishingCamera(app), []
     app.run(camera, CountingStream(5, streams), threading.Event(), lambda dice: CountingStream(dice, streams))
-    assert camera.states == [{"status": "lost", "message":
+    assert camera.states == [{"status": "lost", "demo": False, "message":
                               "camera lost: test: stopped delivering frames; retrying in 0.5 s"}]
     # Frames before the gap went to the first stream, frames after it to a fresh one.
     assert [s.frames for s in streams] == [[0.1, 0.2], [0.3, 0.4, 0.5, 0.6]]
