@@ -153,8 +153,8 @@ class TableApp:
                 # main stream; the frame itself elsewhere)
                 event = stream.feed(frame.image, frame.t, full=camera.still)
                 if event is not None:
-                    image = stream.last_image
-                    self.on_throw(event, image if image is not None else camera.still())
+                    assert stream.last_image is not None  # an event is decided from reads
+                    self.on_throw(event, stream.last_image)
                 self._send_frame(frame.image)
             except Exception as exc:  # keep the table running; the display shows what broke
                 self._say(f"error on frame {frame.index}: {type(exc).__name__}: {exc}")
@@ -247,11 +247,12 @@ class TableApp:
     def _record(self, line: str) -> Game:
         before = self.game
         after = self.store.record(self.game_id, line)
-        if not line.startswith(("undo", "correct")):  # an undone zonk is no news
+        verb = after.log[-1].verb
+        if verb not in ("undo", "correct"):  # an undone zonk is no news
             for text in banners(before, after):
                 self.hub.publish("banner", {"text": text})
             hits = new_hits(before, after)
-            if hits or " throw " in line:  # shown until the next throw gives none
+            if hits or verb == "throw":  # shown until the next throw gives none
                 self.live.hits = hits
         return after
 

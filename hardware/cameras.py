@@ -193,6 +193,7 @@ class PiCamera(_Base):
         self._cam.configure(config)
         self._cam.start()
         if controls:
+            self.controls = controls
             self._cam.set_controls(fixed_controls(controls))
         else:
             time.sleep(settle_s)  # let automatic exposure, white balance and focus converge

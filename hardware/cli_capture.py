@@ -45,8 +45,9 @@ def cmd_capture(args: argparse.Namespace) -> int:
     try:
         for frame in camera:
             event = stream.feed(frame.image, frame.t, full=camera.still)
-            if event is None or stream.last_image is None:
+            if event is None:
                 continue
+            assert stream.last_image is not None  # an event is decided from reads
             dice = [*event.kept, *event.thrown]
             name = captures.add(stream.last_image, dice, model=str(model))
             saved += 1

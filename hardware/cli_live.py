@@ -246,23 +246,18 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def _camera_still(spec: str):
     """A full-resolution picture from a live camera once its automatic controls have settled,
     and (Pi camera) the exposure, gains and focus it was fixed at."""
-    from zonkcam.hardware.cameras import CameraError, PiCamera, UsbCamera
+    from zonkcam.hardware.cameras import CameraError
+    from zonkcam.hardware.cli_play import _opener
 
+    if spec != "pi" and not spec.startswith("usb:"):
+        raise CliError(f"--camera {spec}: expected pi or usb:N (for footage, give the file)")
     try:
-        if spec == "pi":
-            camera = PiCamera()
-            try:
-                return camera.still(), camera.controls
-            finally:
-                camera.close()
-        if spec.startswith("usb:") and spec[4:].isdigit():
-            camera = UsbCamera(int(spec[4:]))
-            try:
-                for _ in range(30):  # about a second: auto exposure settles
-                    camera.read()
-                return camera.still(), None
-            finally:
-                camera.close()
+        camera = _opener(spec, None)()
+        try:
+            for _ in range(30):  # about a second: a USB camera's auto exposure settles
+                camera.read()
+            return camera.still(), getattr(camera, "controls", None)
+        finally:
+            camera.close()
     except CameraError as exc:
         raise CliError(str(exc), 1) from None
-    raise CliError(f"--camera {spec}: expected pi or usb:N (for footage, give the file)")
