@@ -23,7 +23,7 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -67,6 +67,7 @@ class ThrowEventLike(Protocol):
 class ThrowStreamLike(Protocol):
     expecting: bool
     last_image: np.ndarray | None  # the picture the last event was read from
+    last_unread: list[Die]  # die-shaped things in it not read as pip dice (kept by capture)
 
     def feed(self, frame: np.ndarray, t: float,
              full: Callable[[], np.ndarray] | None = None) -> ThrowEventLike | None: ...
@@ -154,7 +155,7 @@ class TableApp:
                 event = stream.feed(frame.image, frame.t, full=camera.still)
                 if event is not None:
                     assert stream.last_image is not None  # an event is decided from reads
-                    self.on_throw(event, stream.last_image)
+                    self.on_throw(event, stream.last_image, stream.last_unread)
                 self._send_frame(frame.image)
             except Exception as exc:  # keep the table running; the display shows what broke
                 self._say(f"error on frame {frame.index}: {type(exc).__name__}: {exc}")
@@ -174,8 +175,9 @@ class TableApp:
             game = self.game
             return not game.over and game.current is not None
 
-    def on_throw(self, event: ThrowEventLike, image: np.ndarray) -> None:
-        """Turn one settled throw into game actions, or say why it was not scored."""
+    def on_throw(self, event: ThrowEventLike, image: np.ndarray, unread: Sequence[Die] = ()) -> None:
+        """Turn one settled throw into game actions, or say why it was not scored. `unread`:
+        die-shaped things in `image` not read as pip dice, saved with a capture for review."""
         self.live.dice, self.live.kept = [*event.kept, *event.thrown], len(event.kept)
         self.live.frame_size = (image.shape[1], image.shape[0])
         if self.rolloff is not None:
@@ -184,7 +186,7 @@ class TableApp:
             self.publish_state()
             return
         if self.captures is not None:
-            self._capture = self.captures.add(image, self.live.dice, self.model)
+            self._capture = self.captures.add(image, self.live.dice, self.model, rejected=unread)
         with self._lock:
             try:
                 self._score_throw(event, image)

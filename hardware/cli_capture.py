@@ -49,7 +49,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                 continue
             assert stream.last_image is not None  # an event is decided from reads
             dice = [*event.kept, *event.thrown]
-            name = captures.add(stream.last_image, dice, model=str(model))
+            name = captures.add(stream.last_image, dice, model=str(model), rejected=stream.last_unread)
             saved += 1
             unsure = sum(d["flagged"] for d in captures.meta(name)["dice"])
             flagged += unsure

@@ -2,10 +2,12 @@
 
     GET  /review                        the page (static/review.html + review.js)
     GET  /api/review?limit=N            {"total", "frames", "reviewed_frames", "items": [{name, die,
-                                        value, color, confidence, crop}]}  (unreviewed dice)
+                                        value, color, confidence, rejected, crop}]}  (dice no
+                                        person has set; `rejected`: read as no pip die)
     GET  /api/review/crop/NAME/DIE      the die's crop, JPEG
-    POST /api/review/correct            {"items": [{"name", "die"}], "value": 1..6}: sets the value
-                                        of every die listed and marks it human-verified
+    POST /api/review/correct            {"items": [{"name", "die"}], "value": 0..6}: sets the value
+                                        of every die listed (0: not a pip die) and marks it
+                                        human-verified
 
 Mounted in the kiosk by `zonkcam play --capture DIR` (its `extra_routes`), or served alone by
 `zonkcam review DIR`. Corrections go through `CaptureSet.correct`, so labels and metadata are
@@ -25,21 +27,6 @@ from zonkcam.hardware.cli_common import CliError
 
 LOCAL_HOSTS = {"127.0.0.1", "::1"}
 MAX_ITEMS = 500
-
-
-def pending(captures) -> list:
-    """Dice whose value no person has set yet, least confident first (a correction verifies only
-    the dice it touches; `zonkcam train` reads "verified" the same way: models.finetune)."""
-    from zonkcam.models.captures import ReviewItem
-    from zonkcam.models.finetune import set_by_person
-
-    items = []
-    for name in captures.names():
-        meta = captures.meta(name)
-        for i, d in enumerate(meta["dice"]):
-            if not (meta["reviewed"] and set_by_person(d)):
-                items.append(ReviewItem(name, i, d["value"], d["color"], d["confidence"]))
-    return sorted(items, key=lambda item: (item.value is not None, item.confidence))
 
 
 def review_routes(root: str | Path, pin: str | None = None) -> list:
@@ -67,11 +54,11 @@ def review_routes(root: str | Path, pin: str | None = None) -> list:
         return FileResponse(str(static.joinpath("review.js")), media_type="text/javascript")
 
     def listing(limit: int) -> dict:
-        queue = pending(captures)
+        queue = captures.review_queue()
         names = captures.names()
         reviewed = sum(1 for n in names if captures.meta(n)["reviewed"])
         items = [{"name": it.name, "die": it.die, "value": it.value, "color": it.color,
-                  "confidence": round(it.confidence, 3),
+                  "confidence": round(it.confidence, 3), "rejected": it.rejected,
                   "crop": f"/api/review/crop/{it.name}/{it.die}"} for it in queue[:limit]]
         return {"total": len(queue), "frames": len(names), "reviewed_frames": reviewed, "items": items}
 
@@ -107,10 +94,11 @@ def review_routes(root: str | Path, pin: str | None = None) -> list:
             value = body["value"]
             entries = [(str(e["name"]), int(e["die"])) for e in body["items"]]
         except (ValueError, KeyError, TypeError):
-            return JSONResponse({"error": 'expected {"items": [{"name", "die"}, ...], "value": 1..6}'},
+            return JSONResponse({"error": 'expected {"items": [{"name", "die"}, ...], "value": 0..6}'},
                                 status_code=400)
-        if not isinstance(value, int) or isinstance(value, bool) or value not in range(1, 7):
-            return JSONResponse({"error": f"{value!r} is not a face value 1-6"}, status_code=400)
+        if not isinstance(value, int) or isinstance(value, bool) or value not in range(7):
+            return JSONResponse({"error": f"{value!r} is not a face value 1-6 (or 0: not a pip die)"},
+                                status_code=400)
         try:
             done = await asyncio.to_thread(apply, entries, value)
         except CaptureError as exc:

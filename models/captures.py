@@ -5,11 +5,14 @@ Layout (plain files, so a dataset can be copied to a bigger machine and trained 
     DIR/images/NAME.jpg     the full frame the dice were read from
     DIR/labels/NAME.txt     YOLO labels: ``class cx cy w h`` normalised, class 0..5 = value 1..6
     DIR/meta/NAME.json      {"time", "model", "reviewed", "dice": [{value, color, status,
-                            confidence, color_confidence, box, flagged}]}
+                            confidence, color_confidence, box, flagged, rejected?}]}
 
-Dice the recognizer was unsure of are ``flagged`` for review. A correction rewrites the labels
-and marks the frame ``reviewed`` (human-verified). Disk use is capped: the oldest unreviewed
-frames are pruned first; reviewed frames are never pruned.
+Dice the recognizer was unsure of are ``flagged`` for review. So are the die-shaped things it
+took for "not a pip die" (``rejected``: a logo six, a star one, a picture die): they come after
+the dice, with no value, so a person can say what they show (or that they are no pip die at all:
+status ``not_a_die``). A correction rewrites the labels and marks the frame ``reviewed``
+(human-verified). Disk use is capped: the oldest unreviewed frames are pruned first; reviewed
+frames are never pruned.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ import numpy as np
 from zonkcam.vision.dice import Die
 
 LOW_CONFIDENCE = 0.9  # below this a die is flagged for review
+NOT_A_DIE = 0  # the correction "this is no pip die" (value 1..6 sets a face)
 
 
 class CaptureError(ValueError):
@@ -38,6 +42,13 @@ class ReviewItem:
     value: int | None
     color: str | None
     confidence: float
+    rejected: bool = False  # die-shaped, but the recognizer read no pip face on it
+
+
+def set_by_person(entry: dict) -> bool:
+    """A captured die's value was set by a person (`CaptureSet.correct`): confidence 1, not
+    flagged. (The recognizer's own reads are stored to 4 decimals and are below 0.99995.)"""
+    return not entry.get("flagged", False) and float(entry.get("confidence", 0)) >= 0.99995
 
 
 class CaptureSet:
@@ -49,10 +60,13 @@ class CaptureSet:
 
     # --- writing ------------------------------------------------------------------------
 
-    def add(self, image: np.ndarray, dice: Sequence[Die], model: str = "") -> str:
-        """Save one settled frame with its dice; returns the frame's name."""
+    def add(self, image: np.ndarray, dice: Sequence[Die], model: str = "",
+            rejected: Sequence[Die] = ()) -> str:
+        """Save one settled frame with its dice, and the die-shaped candidates the recognizer
+        rejected (`Reading.rejected`; those on a die are skipped); returns the frame's name."""
         name = time.strftime("%Y%m%dT%H%M%S") + f"-{time.time_ns() % 1_000_000_000:09d}"
         h, w = image.shape[:2]
+        unread = [r for r in rejected if not any(_overlaps(r, d) for d in dice)]
         meta = {
             "time": time.time(),
             "model": model,
@@ -61,7 +75,7 @@ class CaptureSet:
             "dice": [
                 d.to_json() | {"flagged": d.value is None or d.confidence < LOW_CONFIDENCE}
                 for d in dice
-            ],
+            ] + [d.to_json() | {"flagged": True, "rejected": True} for d in unread],
         }
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         if not ok:
@@ -75,14 +89,17 @@ class CaptureSet:
         return name
 
     def correct(self, name: str, die: int, value: int | None = None, color: str | None = None) -> None:
-        """A person's correction: rewrite the labels and mark the frame human-verified."""
+        """A person's correction: rewrite the labels and mark the frame human-verified.
+        `value`: 1..6, or `NOT_A_DIE` (a picture die, a mark: taught as "not a pip die")."""
         meta = self.meta(name)
         if not 0 <= die < len(meta["dice"]):
             raise CaptureError(f"{name}: no die {die} (the frame has {len(meta['dice'])})")
-        if value is not None and value not in range(1, 7):
-            raise CaptureError(f"{value!r} is not a face value 1-6")
+        if value is not None and value not in range(7):
+            raise CaptureError(f"{value!r} is not a face value 1-6 (or 0: not a pip die)")
         entry = meta["dice"][die]
-        if value is not None:
+        if value == NOT_A_DIE:
+            entry.update(value=None, confidence=1.0, status="not_a_die")
+        elif value is not None:
             entry.update(value=value, confidence=1.0, status="ok")
         if color is not None:
             entry.update(color=color, color_confidence=1.0)
@@ -92,11 +109,12 @@ class CaptureSet:
         _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
 
     def mark_reviewed(self, name: str) -> None:
-        """Accept a frame's labels as they are."""
+        """A person accepts a frame's reads as they are: each die with a value is confirmed."""
         meta = self.meta(name)
         meta["reviewed"] = True
         for entry in meta["dice"]:
-            entry["flagged"] = False
+            if entry["value"] is not None:
+                entry.update(confidence=1.0, flagged=False)
         _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
 
     def prune(self) -> list[str]:
@@ -136,12 +154,14 @@ class CaptureSet:
         return image
 
     def review_queue(self) -> list[ReviewItem]:
-        """Dice of unreviewed frames, least confident first."""
+        """Dice no person has set yet, those without a value first, then least confident first.
+        A correction verifies only the dice it touches (`zonkcam train` reads "verified" alike)."""
         items = [
-            ReviewItem(name, i, d["value"], d["color"], d["confidence"])
+            ReviewItem(name, i, d["value"], d["color"], d["confidence"], d.get("rejected", False))
             for name in self.names()
-            if not (meta := self.meta(name))["reviewed"]
+            for meta in [self.meta(name)]
             for i, d in enumerate(meta["dice"])
+            if not (meta["reviewed"] and set_by_person(d))
         ]
         return sorted(items, key=lambda item: (item.value is not None, item.confidence))
 
@@ -174,6 +194,12 @@ class CaptureSet:
 
     def _bytes(self, name: str) -> int:
         return sum(p.stat().st_size for p in self._paths(name) if p.exists())
+
+
+def _overlaps(a: Die, b: Die) -> bool:
+    """`a`'s centre lies within half a die of `b`'s."""
+    size = max(b.box[2] - b.box[0], b.box[3] - b.box[1])
+    return abs(a.center[0] - b.center[0]) < size / 2 and abs(a.center[1] - b.center[1]) < size / 2
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

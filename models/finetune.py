@@ -37,6 +37,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.models.captures import set_by_person
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at, upright
 
 TRAIN_EXTRA = "install the train extra: pip install 'zonkcam[train]'"
@@ -47,12 +48,6 @@ PSEUDO_CONFIDENCE = 0.9  # an unverified die joins round two when the round-one 
 BASE_EVAL_DICE = 600  # drawn dice scored for forgetting (a fixed seed, never trained on)
 
 
-def set_by_person(die: dict) -> bool:
-    """A captured die's value was set by a person (a correction): confidence 1, not flagged.
-    (The recognizer's own reads are stored to 4 decimals and are below 0.99995 in practice.)"""
-    return not die.get("flagged", False) and float(die.get("confidence", 0)) >= 0.99995
-
-
 class TrainError(ValueError):
     """Unusable input: no images, a bad folder, torch missing, a corrupt model."""
 
@@ -60,7 +55,7 @@ class TrainError(ValueError):
 # ----------------------------------------------------------------------------- data, no torch
 @dataclass(frozen=True, slots=True)
 class LabelledDie:
-    value: int | None  # 1..6, None when unknown (unreadable, or flagged and not reviewed)
+    value: int | None  # 1..6; 0: not a pip die (a person said so); None: unknown
     cx: float
     cy: float
     size: float
@@ -96,7 +91,10 @@ def load_frames(folder: Path) -> list[CapturedFrame]:
                 for d in meta["dice"]:
                     x1, y1, x2, y2 = d["box"]
                     cx, cy = d.get("center") or ((x1 + x2) / 2, (y1 + y2) / 2)
-                    ok = d.get("value") is not None and d.get("status", "ok") == "ok"
+                    status = d.get("status", "ok")
+                    ok = d.get("value") is not None and status == "ok"
+                    if status == "not_a_die" and set_by_person(d):  # a person said so: a reject
+                        ok, d = True, d | {"value": 0}
                     flagged = bool(d.get("flagged", False))
                     size = float(max(x2 - x1, y2 - y1))
                     dice.append(LabelledDie(d["value"] if ok else None, float(cx), float(cy), size,
@@ -254,11 +252,13 @@ def reader_crops(patches: np.ndarray, crop: int, margin: float) -> np.ndarray:
 
 
 def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> float | None:
-    """Share of dice the reader would report with the right value (not dropped, not unreadable)."""
+    """Share of dice the reader would report with the right value (not dropped, not unreadable);
+    a value 0 (not a pip die) is right when the reader drops it."""
     if not len(values):
         return None
     read = np.argmax(probs[:, 1:], 1) + 1
     ok = (probs[:, 0] < reject) & (probs[np.arange(len(read)), read] >= value) & (read == values)
+    ok |= (values == 0) & (probs[:, 0] >= reject)
     return float(ok.mean())
 
 

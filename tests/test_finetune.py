@@ -12,6 +12,7 @@ from zonkcam.models.finetune import (
     TrainError,
     load_frames,
     split_frames,
+    value_accuracy,
 )
 from zonkcam.models.registry import shipped_model
 from zonkcam.vision.dice import Die
@@ -38,18 +39,28 @@ def test_split_is_by_frame_fixed_and_gives_the_held_back_part_verified_frames():
 
 def test_capture_folders_load_with_person_set_dice_verified(tmp_path):
     captures = CaptureSet(tmp_path / "cap", max_bytes=None)
-    image = np.full((60, 120, 3), 80, np.uint8)
+    image = np.full((60, 200, 3), 80, np.uint8)
 
     def die(value, confidence, x):
         return Die(value, "red", confidence, 0.9, (x, 10, x + 30, 40), (x + 15, 25), 0.0,
                    "ok" if value else "unreadable")
 
-    name = captures.add(image, [die(2, 0.95, 5), die(None, 0.2, 45), die(4, 0.5, 85)], "m")
+    rejected = [die(None, 0.1, 5 + 40 * k) for k in range(3, 5)]
+    name = captures.add(image, [die(2, 0.95, 5), die(None, 0.2, 45), die(4, 0.5, 85)], "m", rejected)
     captures.correct(name, 1, value=6)
+    captures.correct(name, 3, value=0)  # a rejected candidate a person called "not a die"
     (loaded,) = load_frames(tmp_path / "cap")
     assert [(d.value, d.verified, d.confident) for d in loaded.dice] == [
-        (2, False, True), (6, True, True), (4, False, False)]
+        (2, False, True), (6, True, True), (4, False, False), (0, True, True), (None, False, False)]
     assert loaded.dice[1].cx == 60 and loaded.dice[1].size == 30
+
+
+def test_value_accuracy_counts_a_dropped_non_die_as_right():
+    probs = np.array([[0.9, 0.1, 0, 0, 0, 0, 0],   # dropped: right for a non-die
+                      [0.1, 0, 0.9, 0, 0, 0, 0],   # a 2
+                      [0.1, 0.9, 0, 0, 0, 0, 0],   # a non-die read as a 1: wrong
+                      [0.6, 0, 0.4, 0, 0, 0, 0]])  # a 2 dropped: wrong
+    assert value_accuracy(probs, np.array([0, 2, 0, 2]), 0.5, 0.5) == 0.5
 
 
 @pytest.mark.parametrize("make, message", [

@@ -38,11 +38,30 @@ def test_review_queue_is_least_confident_first_and_corrections_rewrite_labels(tm
     assert (tmp_path / "labels" / f"{a}.txt").read_text().split("\n")[1].startswith("3 ")
     meta = captures.meta(a)
     assert meta["reviewed"] and meta["dice"][1]["value"] == 4 and meta["dice"][1]["confidence"] == 1.0
-    assert all(item.name != a for item in captures.review_queue())
+    # only the die a person set leaves the queue; its neighbour was never looked at
+    assert [(item.name, item.die) for item in captures.review_queue()] == [(b, 1), (b, 0), (a, 0)]
+    captures.mark_reviewed(b)  # a person accepts a frame as read: its dice with a value
+    assert [(item.name, item.die) for item in captures.review_queue()] == [(b, 1), (a, 0)]
     with pytest.raises(CaptureError, match="no die 5"):
         captures.correct(a, 5, value=1)
     with pytest.raises(CaptureError, match="face value"):
         captures.correct(a, 0, value=7)
+
+
+def test_rejected_candidates_are_kept_for_review_unless_on_a_die(tmp_path):
+    captures = CaptureSet(tmp_path)
+    on_a_die = die(None, 0.2, box=(12, 22, 30, 40), status="unreadable")
+    logo = die(None, 0.1, box=(100, 20, 120, 40), status="unreadable")
+    name = captures.add(frame(), [die(3, 0.99)], rejected=[on_a_die, logo])
+    dice = captures.meta(name)["dice"]
+    assert [(d["value"], d.get("rejected", False), d["flagged"]) for d in dice] == [
+        (3, False, False), (None, True, True)]
+    assert [(i.die, i.rejected) for i in captures.review_queue()] == [(1, True), (0, False)]
+    captures.correct(name, 1, value=0)
+    assert captures.meta(name)["dice"][1]["status"] == "not_a_die"
+    assert len((tmp_path / "labels" / f"{name}.txt").read_text().split("\n")) == 2  # one label
+    with pytest.raises(CaptureError, match="not a pip die"):
+        captures.correct(name, 1, value=-1)
 
 
 def test_size_cap_prunes_oldest_unreviewed_never_reviewed(tmp_path):

@@ -7,7 +7,7 @@ from browser import free_port, server
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from zonkcam.hardware.cli import main
-from zonkcam.hardware.review import create_review_app, pending, review_routes
+from zonkcam.hardware.review import create_review_app, review_routes
 from zonkcam.models.captures import CaptureSet
 from zonkcam.vision.dice import Die
 
@@ -48,7 +48,29 @@ def test_queue_is_least_confident_first_and_bulk_correction_verifies(captures):
     # the die of that frame nobody looked at stays queued; the other frame is untouched
     left = client.get("/api/review").json()
     assert [(i["value"], i["confidence"]) for i in left["items"]] == [(4, 0.7), (2, 0.95), (6, 0.99)]
-    assert len(pending(captures)) == 3
+    assert len(captures.review_queue()) == 3
+
+
+def test_a_rejected_candidate_is_queued_and_can_be_called_no_die(tmp_path):
+    captures = CaptureSet(tmp_path / "cap", max_bytes=None)
+    image = np.full((80, 240, 3), 90, np.uint8)
+    logo = Die(None, None, 0.1, 0.0, (110, 20, 140, 50), (125, 35), 0.0, "unreadable")
+    mark = Die(None, None, 0.3, 0.0, (170, 20, 200, 50), (185, 35), 0.0, "unreadable")
+    name = captures.add(image, [die(2, 0.95, 10)], "m", rejected=[logo, mark])
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    items = client.get("/api/review").json()["items"]
+    assert [(i["die"], i["value"], i["rejected"]) for i in items] == [
+        (1, None, True), (2, None, True), (0, 2, False)]
+    r = client.post("/api/review/correct", json={"items": [{"name": name, "die": 1}], "value": 6})
+    assert r.status_code == 200
+    r = client.post("/api/review/correct", json={"items": [{"name": name, "die": 2}], "value": 0})
+    assert r.json() == {"corrected": 1, "value": 0}
+    dice = captures.meta(name)["dice"]
+    assert (dice[1]["value"], dice[1]["status"]) == (6, "ok")
+    assert (dice[2]["value"], dice[2]["status"]) == (None, "not_a_die")
+    labels = (captures.root / "labels" / f"{name}.txt").read_text().split()
+    assert labels[0::5] == ["1", "5"]  # the logo is now a labelled six; the mark is no label
+    assert [i["die"] for i in client.get("/api/review").json()["items"]] == [0]
 
 
 def test_bad_corrections_are_refused(captures):
@@ -89,6 +111,7 @@ def test_review_page_in_a_browser(browser, captures):
         assert tiles.count() == 5
         assert page.locator(".die .read").all_inner_texts() == ["?", "1", "4", "2", "6"]
         assert page.locator("#values button").first.is_disabled()
+        assert page.locator("#values button[data-value='0']").inner_text() == "not a die"
         tiles.nth(0).click()
         tiles.nth(2).click()
         assert page.locator(".die.selected").count() == 2

@@ -44,6 +44,10 @@ class Reading:
     dice: list[Die] = field(default_factory=list)
     table: list[tuple[int, int]] = field(default_factory=list)  # polygon, pixels
     elapsed_ms: float = 0.0
+    # Die-shaped candidates the classifier took for "not a pip die" (a picture die, a face it
+    # has never seen): value None, status `unreadable`, box from the proposer. Not part of the
+    # JSON contract; `zonkcam capture` keeps them so a person can teach the odd faces.
+    rejected: list[Die] = field(default_factory=list)
 
     @property
     def spaz(self) -> bool:

@@ -71,15 +71,17 @@ class Reader:
         image = _as_bgr(image_bgr)
         h, w = image.shape[:2]
         polygon = _table_polygon(table, w, h)
-        dice = []
+        dice, rejected = [], []
         for c in self.candidates(image):
-            if c.probs[0] >= self.reject_threshold:
-                continue  # not a pip die: a picture die, a mark on the table, half a die
-            dice.append(self._die(c))
+            if c.probs[0] >= self.reject_threshold:  # a picture die, a mark, half a die
+                rejected.append(_rejected(c))
+            else:
+                dice.append(self._die(c))
         if table is not None:
             dice = [_place(d, polygon) for d in dice]
+            rejected = [d for d in rejected if _place(d, polygon).status != "off_table"]
         elapsed = (time.perf_counter() - start) * 1000
-        return Reading(w, h, dice, polygon, elapsed)
+        return Reading(w, h, dice, polygon, elapsed, rejected)
 
     def candidates(self, image: np.ndarray) -> list[Candidate]:
         """Every proposal above `heat_threshold` with its crop's class probabilities."""
@@ -105,7 +107,9 @@ class Reader:
 
     def _second_look(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
         """Unsure dice (not rejected) read again at other crop sizes, in one batch; each keeps
-        its surest read that is not a reject."""
+        its surest read that is not a reject, and the proposer's box: a crop that reads better is
+        not a better box (a small die in twice its size of crop can pass for a one), and captured
+        labels keep the size the reader's first look will cut again."""
         unsure = [i for i, c in enumerate(found)
                   if c.probs[0] < self.reject_threshold and c.probs[1:].max() < SECOND_LOOK_BELOW]
         if not unsure:
@@ -115,21 +119,18 @@ class Reader:
         looks = [self._look(image, q) for _, q in alternatives]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         out = list(found)
-        for (i, q), (_, patch, angle), pr in zip(alternatives, looks, probs, strict=True):
+        for (i, _), (_, patch, angle), pr in zip(alternatives, looks, probs, strict=True):
             if pr[0] < self.reject_threshold and pr[1:].max() > out[i].probs[1:].max():
-                out[i] = Candidate(q, angle, pr, patch, found[i].gains)
+                out[i] = Candidate(found[i].proposal, angle, pr, patch, found[i].gains)
         return out
 
     def _die(self, c: Candidate) -> Die:
-        p = c.proposal
         value = int(np.argmax(c.probs[1:])) + 1
         confidence = float(c.probs[value])
         status: Status = "ok" if confidence >= self.value_threshold else "unreadable"
         color, color_conf = self.dice_set.name_of(body_lab(c.patch, c.gains))
-        box = (round(p.cx - p.w / 2), round(p.cy - p.h / 2),
-               round(p.cx + p.w / 2), round(p.cy + p.h / 2))
         return Die(value if status == "ok" else None, color, confidence, color_conf,
-                   box, (p.cx, p.cy), c.angle, status)
+                   c.box, (c.proposal.cx, c.proposal.cy), c.angle, status)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,18 @@ class Candidate:
     probs: np.ndarray  # reject, values 1..6
     patch: np.ndarray
     gains: np.ndarray
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        p = self.proposal
+        return (round(p.cx - p.w / 2), round(p.cy - p.h / 2),
+                round(p.cx + p.w / 2), round(p.cy + p.h / 2))
+
+
+def _rejected(c: Candidate) -> Die:
+    """A candidate read as "not a pip die", kept for review (no colour: nobody asked)."""
+    return Die(None, None, float(c.probs[1:].max()), 0.0, c.box,
+               (c.proposal.cx, c.proposal.cy), c.angle, "unreadable")
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:

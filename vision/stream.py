@@ -131,6 +131,7 @@ class ThrowStream:
         self._index = -1
         self._size: tuple[int, int] | None = None
         self.last_image: np.ndarray | None = None  # the last picture read: a throw's evidence
+        self.last_unread: list[Die] = []  # die-shaped things in it not read as pip dice (capture)
 
     @property
     def expecting(self) -> bool:
@@ -187,7 +188,7 @@ class ThrowStream:
         if self.table is not None:  # the calibration, in the pixels of the pictures read
             table = self.tracker.table = self.table.scaled(image.shape[1], image.shape[0])
         reading = self.reader.read(image, table.polygon if table else None)
-        self.last_image = image
+        self.last_image, self.last_unread = image, reading.rejected
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
         return mark_geometry(reading.dice, table)

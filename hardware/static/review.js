@@ -23,7 +23,8 @@ function tile(item) {
   img.alt = `die ${item.die} of ${item.name}`;
   const read = document.createElement("div");
   read.className = "read";
-  read.textContent = item.value === null ? "?" : String(item.value);
+  // a rejected die was read as no pip face at all (a logo, a star, a picture die)
+  read.textContent = item.value !== null ? String(item.value) : item.rejected ? "not read" : "?";
   const conf = document.createElement("div");
   conf.className = "conf";
   conf.textContent = `${Math.round(item.confidence * 100)}%`;
@@ -60,12 +61,14 @@ async function setValue(value) {
   await load();
 }
 
-for (let v = 1; v <= 6; v++) {
+// 1..6 set a face; 0 says "not a pip die" (it is taught as such)
+for (let v = 1; v <= 7; v++) {
+  const value = v % 7;
   const b = document.createElement("button");
   b.type = "button";
-  b.textContent = String(v);
-  b.dataset.value = String(v);
-  b.addEventListener("click", () => setValue(v));
+  b.textContent = value ? String(value) : "not a die";
+  b.dataset.value = String(value);
+  b.addEventListener("click", () => setValue(value));
   document.getElementById("values").append(b);
 }
 document.getElementById("select-all").addEventListener("click", () => {
