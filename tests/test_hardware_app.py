@@ -109,9 +109,11 @@ def test_capture_switch_saves_throws_and_kiosk_corrections_fix_their_labels(tmp_
     captures = CaptureSet(tmp_path / "captures")
     app = TableApp(store, game_id, Hub(), tmp_path / "evidence", captures=captures, model="m1",
                    on_message=lambda m: None)
-    app.on_throw(event([1, 5, 2, 3, 6]), np.zeros((48, 200, 3), np.uint8))
+    logo = Die(None, None, 0.2, 0.0, (150, 0, 160, 10), (155, 5), 0.0, "unreadable")
+    app.on_throw(event([1, 5, 2, 3, 6]), np.zeros((48, 200, 3), np.uint8), [logo])
     [name] = captures.names()
-    assert captures.meta(name)["model"] == "m1" and len(captures.meta(name)["dice"]) == 5
+    assert captures.meta(name)["model"] == "m1" and len(captures.meta(name)["dice"]) == 6
+    assert captures.meta(name)["dice"][5]["rejected"]  # the face it could not read, for review
     app.act({"action": "correct", "die": 2, "value": 4})
     meta = captures.meta(name)
     assert meta["reviewed"] and meta["dice"][2]["value"] == 4
