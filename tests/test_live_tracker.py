@@ -87,6 +87,18 @@ def test_nudged_kept_die_is_knocked_on_the_next_throw():
     assert values(out.removed) == [3, 4, 5, 6]
 
 
+def test_a_die_read_differently_in_place_without_a_roll_is_no_throw():
+    t = started()
+    misread = [*SIX[:2], die(5, 300, 100), *SIX[3:5]]  # the 3 read as a 5, the 6 missed
+    out = t.settle(misread, rolled=False)  # a shadow passed: not a throw
+    assert out.kind == "pickup" and values(out.removed) == [6]
+    assert t.settle(SIX, rolled=False).kind == "none"  # read right again, the 6 back
+    # a roll that leaves a die where one lay is a throw as ever
+    t.settle(SIX[:5], rolled=False)
+    out = t.settle([*SIX[:5], die(2, 300, 300)], rolled=True)
+    assert out.kind == "throw" and values(out.thrown) == [2] and values(out.kept) == [1, 2, 3, 4, 5]
+
+
 def test_placed_dice_are_not_thrown_and_unexpected_throws_are_ignored():
     t = started()
     t.settle([], rolled=False)
