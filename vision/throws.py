@@ -180,8 +180,9 @@ class ThrowTracker:
         if not rolled:
             # nothing rolled: a "new" die where a vanished one lay is that die read differently
             # (a misread, a shadow), not a die placed there
-            rereads, gone, fresh = self._same_place(gone, fresh, self.match_tol * size, shift)
-            kept += rereads
+            rereads, gone, fresh = self._match(gone, fresh, self.match_tol * size, shift,
+                                               angles=False, faces=False)
+            kept += [new for _, new in rereads]
         self._on_table = list(dice)
         if not fresh:
             self._removed += gone
@@ -216,32 +217,17 @@ class ThrowTracker:
         kind: Kind = "throw" if self.expecting else "ignored"
         return Outcome(kind, thrown, kept, removed, flags)
 
-    @staticmethod
-    def _same_place(old: list[Die], new: list[Die], tol: float, shift: tuple[float, float]
-                    ) -> tuple[list[Die], list[Die], list[Die]]:
-        """New dice lying where an old die lay, any face, nearest first and one to one:
-        (those new dice, old left, new left)."""
-        pairs = sorted((_dist(a, b, shift), i, j) for i, a in enumerate(old)
-                       for j, b in enumerate(new))
-        used_a: set[int] = set()
-        used_b: set[int] = set()
-        for dist, i, j in pairs:
-            if dist <= tol and i not in used_a and j not in used_b:
-                used_a.add(i)
-                used_b.add(j)
-        return ([b for j, b in enumerate(new) if j in used_b],
-                [a for i, a in enumerate(old) if i not in used_a],
-                [b for j, b in enumerate(new) if j not in used_b])
-
     def _in_keep_zone(self, d: Die) -> bool:
         return bool(self.table and self.table.keep_zone and inside(self.table.keep_zone, *d.center))
 
     def _match(self, old: list[Die], new: list[Die], tol: float, shift: tuple[float, float],
-               *, angles: bool) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
-        """Greedy nearest one-to-one matching of same-face dice: (pairs, old left, new left)."""
+               *, angles: bool, faces: bool = True
+               ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
+        """Greedy nearest one-to-one matching of dice (of the same face unless `faces` is
+        False): (pairs, old left, new left)."""
         cands = sorted(
             (_dist(a, b, shift), i, j) for i, a in enumerate(old) for j, b in enumerate(new)
-            if _same_face(a, b) and (not angles or _angle_close(a, b, self.angle_tol)))
+            if (not faces or _same_face(a, b)) and (not angles or _angle_close(a, b, self.angle_tol)))
         used_a: set[int] = set()
         used_b: set[int] = set()
         pairs = []
