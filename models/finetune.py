@@ -20,9 +20,11 @@ a few corrections teach a whole capture without the old model's misreads leaking
 Base data is mixed in against forgetting: rune55 crops (`base="rune55"`, when present), a YOLO
 folder, or drawn dice (`vision.synthetic`); plus reject crops (table, off-centre views).
 
-The base weights are read from the .onnx file itself (its BatchNorm is fused into the convs), so
-the torch twin here has biased convs and no BatchNorm. The new model is the old file with the
-classifier's tensors replaced: the proposer, metadata and thresholds are kept byte for byte.
+The base weights are read from the .onnx file itself (its BatchNorm is fused into the convs; an
+int8 file is read as the float graph it was made from), so the torch twin here has biased convs
+and no BatchNorm. The new model is the old float graph with the classifier's tensors replaced
+(the proposer, metadata and thresholds kept), quantized to int8 like the shipped model,
+calibrated on the table's own frames.
 torch is imported lazily: the product never needs it.
 """
 from __future__ import annotations
@@ -38,6 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.models.captures import set_by_person
+from zonkcam.models.quantize import CALIBRATION_IMAGES, float_graph, quantize
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at, upright
 
 TRAIN_EXTRA = "install the train extra: pip install 'zonkcam[train]'"
@@ -290,9 +293,13 @@ def _onnx():
 
 @dataclass
 class OnnxClassifier:
-    """The face classifier's part of a dice .onnx graph: its ops in order and its tensors."""
+    """The face classifier's part of a dice .onnx graph: its ops in order and its tensors.
+
+    A quantized model is read as the float graph it was made from (`quantize.float_graph`).
+    """
 
     path: Path
+    model: object = None  # the float onnx.ModelProto the classifier was read from
     ops: list[tuple] = field(default_factory=list)  # ("sub"|"div", c), ("conv", i), ("pool", k, s), ...
     convs: list[dict] = field(default_factory=list)  # {"w", "b", "weight", "bias", "stride", "pad", ...}
     fc: dict = field(default_factory=dict)  # {"w", "b", "weight", "bias", "trans_b"}
@@ -301,13 +308,13 @@ class OnnxClassifier:
     def load(cls, path: Path) -> OnnxClassifier:
         onnx, numpy_helper = _onnx()
         try:
-            model = onnx.load(str(path))
+            model = float_graph(onnx.load(str(path)))
         except Exception as exc:  # protobuf raises several types for a corrupt file
             raise TrainError(f"cannot load model {path}: {exc}".splitlines()[0]) from None
         inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
         consts = {n.output[0]: numpy_helper.to_array(n.attribute[0].t) for n in model.graph.node
                   if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"}
-        found = cls(Path(path))
+        found = cls(Path(path), model)
         reach = {"crops"}
         for node in model.graph.node:  # nodes are stored in topological order
             if not any(i in reach for i in node.input):
@@ -383,9 +390,11 @@ class OnnxClassifier:
         return Twin()
 
     def write(self, twin, out: Path, metadata: dict[str, str]) -> None:
-        """The base file with the classifier's tensors replaced by the twin's; all else kept."""
+        """The base (float) graph with the classifier's tensors replaced by the twin's; all else
+        kept."""
         onnx, numpy_helper = _onnx()
-        model = onnx.load(str(self.path))
+        model = onnx.ModelProto()
+        model.CopyFrom(self.model)
         new = {}
         for c, conv in zip(self.convs, twin.convs, strict=True):
             new[c["w"]] = conv.weight.detach().numpy()
@@ -407,14 +416,22 @@ class OnnxClassifier:
         tmp.replace(out)
 
 
-def twin_error(spec: OnnxClassifier, model, n: int = 16, seed: int = 0) -> float:
-    """Largest difference between the twin's probabilities and onnxruntime's `face` output."""
+def twin_error(spec: OnnxClassifier, n: int = 16, seed: int = 0) -> float:
+    """Largest difference between the twin's probabilities and onnxruntime's `face` output of
+    the float graph it was read from."""
+    import onnxruntime as ort
+
     torch = _torch()
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    session = ort.InferenceSession(spec.model.SerializeToString(), opts,
+                                   providers=["CPUExecutionProvider"])
+    crop = next(i for i in session.get_overridable_initializers() if i.name == "crops").shape[-1]
     rng = np.random.default_rng(seed)
-    crops = rng.uniform(0, 1, (n, model.crop, model.crop)).astype(np.float32)
+    crops = rng.uniform(0, 1, (n, 1, crop, crop)).astype(np.float32)
     with torch.no_grad():
-        mine = torch.softmax(spec.twin().eval()(torch.from_numpy(crops[:, None])), 1).numpy()
-    return float(np.abs(mine - model.classify(crops)).max())
+        mine = torch.softmax(spec.twin().eval()(torch.from_numpy(crops)), 1).numpy()
+    return float(np.abs(mine - session.run(["face"], {"crops": crops})[0]).max())
 
 
 # ----------------------------------------------------------------------------- training
@@ -537,7 +554,7 @@ def finetune(cfg: FinetuneConfig) -> dict:
     except (ModelError, RegistryError) as exc:
         raise TrainError(str(exc)) from None
     spec = OnnxClassifier.load(base_path)
-    if (err := twin_error(spec, old)) > 1e-4:
+    if (err := twin_error(spec)) > 1e-4:
         raise TrainError(f"{base_path}: the torch twin does not reproduce the model (error {err:.2g})")
     thresholds = (old.reject_threshold or REJECT_THRESHOLD, old.value_threshold or VALUE_THRESHOLD)
     crop = (old.crop, old.crop_margin)
@@ -618,6 +635,8 @@ def finetune(cfg: FinetuneConfig) -> dict:
     model_path = out / "model.onnx"
     spec.write(twin, model_path, {
         "finetuned_from": base_path.name, "finetune_datasets": ",".join(str(d) for d in cfg.datasets)})
+    # int8, like the shipped model, calibrated on the table's own frames
+    quantize(model_path, model_path, (grey(f.image) for f in fit[:CALIBRATION_IMAGES]))
     after = score(DiceModel(model_path))
     better = (after["held_back"] or 0) >= (before["held_back"] or 0) and \
         (after["base"] or 0) >= (before["base"] or 0) - 0.01

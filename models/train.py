@@ -7,9 +7,10 @@ CPU only, seeded, with a progress bar on stderr. Stages: (1) the proposer learns
 sizes on augmented whole pictures and is exported to ONNX (or is taken from an existing model
 with `--proposer-from`); (2) it is run over the training pictures to mine its false alarms
 (picture dice, table marks), which join random and off-centre crops as the classifier's reject
-class; (3) the face classifier learns value-or-reject on augmented crops; (4) it is exported and
-joined to the proposer's graph in one ONNX file. Needs the `train` extra (torch, onnx) and
-../shared/datasets/rune55.
+class; (3) the face classifier learns value-or-reject on augmented crops; (4) it is exported,
+joined to the proposer's graph in one ONNX file and quantized to int8 (`models.quantize`). Run
+`python -m zonkcam.models.tune` afterwards to choose the reader's thresholds. Needs the `train`
+extra (torch, onnx) and ../shared/datasets/rune55.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import torch
 from torch.nn import functional as F
 from zonkcam.models.augment import photometric, random_affine
 from zonkcam.models.nets import CROP, STRIDE, FaceClassifier, Proposer
+from zonkcam.models.quantize import CALIBRATION_IMAGES, float_graph, quantize, sample_pictures
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
 from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die, render_scene
@@ -343,7 +345,7 @@ def export(proposer_onnx: Path, classifier: FaceClassifier, out: Path) -> None:
     face = compose.add_prefix(onnx.load(str(tmp)), "face/", rename_inputs=False,
                               rename_outputs=False)
     tmp.unlink()
-    proposer = onnx.utils.Extractor(onnx.load(str(proposer_onnx))).extract_model(
+    proposer = onnx.utils.Extractor(float_graph(onnx.load(str(proposer_onnx)))).extract_model(
         ["image"], ["heat", "geometry"])
     proposer.ir_version = face.ir_version = min(proposer.ir_version, face.ir_version)
     m = compose.merge_models(proposer, face, io_map=[])
@@ -416,6 +418,9 @@ def main(argv: list[str] | None = None) -> int:
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
         torch.save(classifier.state_dict(), args.work / "classifier.pt")
         export(proposer_onnx, classifier, args.out)
+    kind, pictures = sample_pictures(CALIBRATION_IMAGES)
+    print(f"quantizing to int8, calibrated on {len(pictures)} {kind}", file=sys.stderr)
+    quantize(args.out, args.out, pictures)
     size = args.out.stat().st_size / 1e6
     print(f"wrote {args.out} ({size:.2f} MB) in {(time.time() - t0) / 60:.1f} min", file=sys.stderr)
     return 0

@@ -28,17 +28,12 @@ def patch_at(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray
         pads = (max(-y0, 0), max(y1 - h, 0), max(-x0, 0), max(x1 - w, 0))
         if region.size == 0:
             return np.zeros((PATCH, PATCH, *image.shape[2:]), image.dtype)
-        if region.shape[0] > 8 * PATCH or region.shape[1] > 8 * PATCH:
-            # area-averaging a region this large costs milliseconds (a big die on a camera
-            # still); sample it down to 4 × PATCH first, as proposals.proposer_input does
-            side = 4 * PATCH
-            k4 = side / (x1 - x0)
-            region = cv2.resize(region, (max(1, round(region.shape[1] * k4)),
-                                         max(1, round(region.shape[0] * k4))),
-                                interpolation=cv2.INTER_LINEAR)
-            pads = tuple(round(v * k4) for v in pads)
         if any(pads):
             region = cv2.copyMakeBorder(region, *pads, cv2.BORDER_REPLICATE)
+        # Area-averaging a big region costs milliseconds (a big die, or a camera still); a
+        # bilinear step to twice the patch, then averaging pixel pairs, costs a fraction of that
+        # and reads the same (rune55 held-out figures unchanged).
+        region = cv2.resize(region, (2 * PATCH, 2 * PATCH), interpolation=cv2.INTER_LINEAR)
         return cv2.resize(region, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
     return cv2.warpAffine(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
