@@ -17,6 +17,7 @@ model's ops. Needs the `train` extra (onnx).
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -141,10 +142,16 @@ def quantize(src: Path, out: Path, images: Iterable[np.ndarray]) -> None:
                 return next(feeds, None)
 
         quantized = Path(tmp) / "int8.onnx"
-        quantize_static(str(float_path), str(quantized), Feeds(), quant_format=QuantFormat.QDQ,
-                        per_channel=True, activation_type=QuantType.QUInt8,
-                        weight_type=QuantType.QInt8,
-                        extra_options={"QDQKeepRemovableActivations": True})
+        root = logging.getLogger()
+        level = root.level
+        root.setLevel(logging.ERROR)  # the quantizer's advice to pre-process: done differently here
+        try:
+            quantize_static(str(float_path), str(quantized), Feeds(),
+                            quant_format=QuantFormat.QDQ, per_channel=True,
+                            activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                            extra_options={"QDQKeepRemovableActivations": True})
+        finally:
+            root.setLevel(level)
         q = onnx.load(str(quantized))
         # the float model's metadata (crop, thresholds), not the quantizer's notes
         props = {p.key: p.value for p in model.metadata_props} | {"quantized": "int8"}
@@ -194,7 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     kind, pictures = sample_pictures(args.images)
     print(f"calibrating on {len(pictures)} {kind}", file=sys.stderr)
     out = args.out or args.model
-    quantize(args.model, out, pictures)
+    try:
+        quantize(args.model, out, pictures)
+    except Exception as exc:  # protobuf, onnx and onnxruntime raise many unrelated types
+        print(f"cannot quantize {args.model}: {exc}".splitlines()[0], file=sys.stderr)
+        return 2
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)", file=sys.stderr)
     return 0
 

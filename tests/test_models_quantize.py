@@ -64,3 +64,15 @@ def _proposal(d):
     from zonkcam.vision.proposals import Proposal
 
     return Proposal(d.cx, d.cy, d.size, d.size, 1.0)
+
+
+def test_the_command_names_a_bad_model_file(tmp_path, capsys):
+    from zonkcam.models.quantize import main
+
+    assert main([str(tmp_path / "missing.onnx")]) == 2
+    assert "no such model file" in capsys.readouterr().err
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"not a model")
+    assert main([str(bad), "--images", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot quantize" in err and "Traceback" not in err
