@@ -38,7 +38,15 @@ VALUE_THRESHOLD = 0.5  # a value read less surely than this is reported `unreada
 # size (the proposer's size is often off for large dice, seen with their sides) are read too
 # and the surest read is kept. Chosen on rune55's `tune` groups.
 SECOND_LOOK_BELOW = 0.9
-SECOND_LOOK_SCALES = (0.8, 1.2, 1.5, 2.0)
+SECOND_LOOK_SCALES = (0.65, 1.2, 2.0)
+# A rejected candidate the proposer is fairly sure of gets a second look too (its size is the
+# usual culprit: a die proposed at half or twice its size reads as "not a die"); it is taken
+# back only on a sure read. Scales and thresholds chosen on the `tune` groups: against the
+# former second look (unsure dice only, at 0.8, 1.2, 1.5 and 2×) 32 more dice read right and
+# 5 fewer misread of 1,414, one more false die, 8% more crops.
+SECOND_LOOK_REJECTED_SCORE = 0.3
+SECOND_LOOK_REJECTED_SURE = 0.9
+SECOND_LOOK_REJECTED_SCALES = (0.5, 2.0)
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 
 
@@ -106,21 +114,34 @@ class Reader:
         return crop.astype(np.float32) / 255.0, patch, angle
 
     def _second_look(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
-        """Unsure dice (not rejected) read again at other crop sizes, in one batch; each keeps
-        its surest read that is not a reject, and the proposer's box: a crop that reads better is
-        not a better box (a small die in twice its size of crop can pass for a one), and captured
-        labels keep the size the reader's first look will cut again."""
-        unsure = [i for i, c in enumerate(found)
-                  if c.probs[0] < self.reject_threshold and c.probs[1:].max() < SECOND_LOOK_BELOW]
-        if not unsure:
+        """Unsure dice, and rejected candidates the proposer is fairly sure of, read again at
+        other crop sizes, in one batch. An unsure die keeps its surest read that is not a
+        reject; a rejected one comes back only on a sure read. Each keeps the proposer's box: a
+        crop that reads better is not a better box (a small die in twice its size of crop can
+        pass for a one), and captured labels keep the size the reader's first look will cut
+        again."""
+        def wanted(c: Candidate) -> bool:
+            if c.probs[0] >= self.reject_threshold:
+                return c.proposal.score >= SECOND_LOOK_REJECTED_SCORE
+            return c.probs[1:].max() < SECOND_LOOK_BELOW
+
+        again = [i for i, c in enumerate(found) if wanted(c)]
+        if not again:
             return found
-        alternatives = [(i, Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score))
-                        for i in unsure for p in [found[i].proposal] for k in SECOND_LOOK_SCALES]
+        alternatives = [
+            (i, Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score))
+            for i in again for p in [found[i].proposal]
+            for k in (SECOND_LOOK_REJECTED_SCALES if found[i].probs[0] >= self.reject_threshold
+                      else SECOND_LOOK_SCALES)]
         looks = [self._look(image, q) for _, q in alternatives]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         out = list(found)
         for (i, _), (_, patch, angle), pr in zip(alternatives, looks, probs, strict=True):
-            if pr[0] < self.reject_threshold and pr[1:].max() > out[i].probs[1:].max():
+            if pr[0] >= self.reject_threshold:
+                continue
+            rejected = out[i].probs[0] >= self.reject_threshold
+            if (pr[1:].max() >= SECOND_LOOK_REJECTED_SURE if rejected
+                    else pr[1:].max() > out[i].probs[1:].max()):
                 out[i] = Candidate(found[i].proposal, angle, pr, patch, found[i].gains)
         return out
 
