@@ -99,6 +99,19 @@ def test_a_die_read_differently_in_place_without_a_roll_is_no_throw():
     assert out.kind == "throw" and values(out.thrown) == [2] and values(out.kept) == [1, 2, 3, 4, 5]
 
 
+def test_colour_tells_dice_apart_only_where_a_roll_may_have_landed_one():
+    t = started()
+    # the hand knocks the 2 while the rest are picked up; its colour is named differently now
+    knocked = die(2, 230, 110, color="yellow")
+    out = t.settle([SIX[0], knocked], rolled=False)
+    assert out.kind == "pickup" and values(out.removed) == [3, 4, 5, 6]
+    # a red 4 rolls to a stop near where the white 4 was picked up: thrown, not a kept die
+    out = t.settle([SIX[0], knocked, die(4, 130, 330, color="red"), die(5, 400, 380),
+                    die(1, 450, 200), die(6, 300, 400)], rolled=True)
+    assert out.kind == "throw" and values(out.thrown) == [1, 4, 5, 6]
+    assert values(out.kept) == [1, 2] and "knocked" in out.flags
+
+
 def test_placed_dice_are_not_thrown_and_unexpected_throws_are_ignored():
     t = started()
     t.settle([], rolled=False)

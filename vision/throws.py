@@ -112,10 +112,16 @@ def _dist(a: Die, b: Die, shift: tuple[float, float] = (0.0, 0.0)) -> float:
     return math.hypot(b.center[0] - a.center[0] - shift[0], b.center[1] - a.center[1] - shift[1])
 
 
-def _same_face(a: Die, b: Die) -> bool:
+def _same_face(a: Die, b: Die, colours: bool = False) -> bool:
+    """Same value and status, and with `colours` the same colour where both are named.
+
+    Colour is named less surely than the value (shadows, a hand's glow), so at a settle with no
+    roll a die whose colour name flickered is still the die that lay there; after a roll the
+    colour tells a thrown die from one that lay near where it landed.
+    """
     if a.value != b.value or a.status != b.status:
         return False
-    return a.color is None or b.color is None or a.color == b.color
+    return not colours or a.color is None or b.color is None or a.color == b.color
 
 
 def _angle_close(a: Die, b: Die, tol: float | None) -> bool:
@@ -161,21 +167,26 @@ class ThrowTracker:
             return Outcome("baseline")
         before = self._on_table
         size = die_size(before + dice)
-        shift = self._table_shift(before, dice, size)
-        pairs, gone, fresh = self._match(before, dice, self.match_tol * size, shift, angles=True)
+        # After a roll a thrown die may lie near where another lay: the colour tells them apart.
+        # Without one, no die came, so a colour named differently is the same die (see _same_face).
+        colours = rolled
+        shift = self._table_shift(before, dice, size, colours)
+        pairs, gone, fresh = self._match(before, dice, self.match_tol * size, shift, angles=True,
+                                         colours=colours)
         # Dice hidden at an earlier settle (a hand resting over them) that are back in place.
         back, self._removed, fresh = self._match(self._removed, fresh, self.match_tol * size,
-                                                 shift, angles=True)
+                                                 shift, angles=True, colours=colours)
         kept = [new for _, new in pairs + back]
         in_zone = [d for d in fresh if self._in_keep_zone(d)]
         fresh = [d for d in fresh if not self._in_keep_zone(d)]
         # Dice slid to the keep zone are some of the vanished ones, matched by face.
-        slid, gone, _ = self._match(gone, in_zone, math.inf, (0.0, 0.0), angles=False)
+        slid, gone, _ = self._match(gone, in_zone, math.inf, (0.0, 0.0), angles=False,
+                                    colours=colours)
         kept += in_zone
         moved: list[tuple[Die, Die]] = []
         if self._pickup_seen or not rolled:
             moved, gone, fresh = self._match(gone, fresh, self.nudge_radius * size, shift,
-                                             angles=False)
+                                             angles=False, colours=colours)
             kept += [new for _, new in moved]
         if not rolled:
             # nothing rolled: a "new" die where a vanished one lay is that die read differently
@@ -221,13 +232,14 @@ class ThrowTracker:
         return bool(self.table and self.table.keep_zone and inside(self.table.keep_zone, *d.center))
 
     def _match(self, old: list[Die], new: list[Die], tol: float, shift: tuple[float, float],
-               *, angles: bool, faces: bool = True
+               *, angles: bool, faces: bool = True, colours: bool = False
                ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """Greedy nearest one-to-one matching of dice (of the same face unless `faces` is
-        False): (pairs, old left, new left)."""
+        False; see `_same_face` for `colours`): (pairs, old left, new left)."""
         cands = sorted(
             (_dist(a, b, shift), i, j) for i, a in enumerate(old) for j, b in enumerate(new)
-            if (not faces or _same_face(a, b)) and (not angles or _angle_close(a, b, self.angle_tol)))
+            if (not faces or _same_face(a, b, colours))
+            and (not angles or _angle_close(a, b, self.angle_tol)))
         used_a: set[int] = set()
         used_b: set[int] = set()
         pairs = []
@@ -242,16 +254,18 @@ class ThrowTracker:
         return (pairs, [a for i, a in enumerate(old) if i not in used_a],
                 [b for j, b in enumerate(new) if j not in used_b])
 
-    def _table_shift(self, old: list[Die], new: list[Die], size: float) -> tuple[float, float]:
+    def _table_shift(self, old: list[Die], new: list[Die], size: float,
+                     colours: bool) -> tuple[float, float]:
         """The common displacement of a nudged table (or camera), if two or more dice agree."""
         tol = self.match_tol * size
-        best, best_n = (0.0, 0.0), len(self._match(old, new, tol, (0.0, 0.0), angles=True)[0])
+        best, best_n = (0.0, 0.0), len(self._match(old, new, tol, (0.0, 0.0), angles=True,
+                                                   colours=colours)[0])
         for a in old:
             for b in new:
                 shift = (b.center[0] - a.center[0], b.center[1] - a.center[1])
-                if not _same_face(a, b) or math.hypot(*shift) > self.shift_max * size:
+                if not _same_face(a, b, colours) or math.hypot(*shift) > self.shift_max * size:
                     continue
-                n = len(self._match(old, new, tol, shift, angles=True)[0])
+                n = len(self._match(old, new, tol, shift, angles=True, colours=colours)[0])
                 if n >= 2 and n > best_n:
                     best, best_n = shift, n
         return best
