@@ -169,10 +169,10 @@ class ThrowTracker:
         size = die_size(before + dice)
         # After a roll a thrown die may lie near where another lay: the colour tells them apart.
         # Without one, no die came, so a colour named differently is the same die (see _same_face).
+        # A die still lying where it lay at the last settle is that die, colour or not.
         colours = rolled
         shift = self._table_shift(before, dice, size, colours)
-        pairs, gone, fresh = self._match(before, dice, self.match_tol * size, shift, angles=True,
-                                         colours=colours)
+        pairs, gone, fresh = self._match(before, dice, self.match_tol * size, shift, angles=True)
         # Dice hidden at an earlier settle (a hand resting over them) that are back in place.
         back, self._removed, fresh = self._match(self._removed, fresh, self.match_tol * size,
                                                  shift, angles=True, colours=colours)
