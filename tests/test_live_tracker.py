@@ -112,6 +112,18 @@ def test_colour_tells_dice_apart_only_where_a_roll_may_have_landed_one():
     assert values(out.kept) == [1, 2] and "knocked" in out.flags
 
 
+def test_a_kept_die_knocked_and_read_as_another_face_is_no_throw():
+    t = started()
+    # the rest are picked up; the hand pushes the 2, which now reads as a 1 (a misread, or
+    # turned over): a kept die knocked, not a die placed
+    out = t.settle([SIX[0], die(1, 240, 120)], rolled=False)
+    assert out.kind == "pickup" and values(out.removed) == [3, 4, 5, 6]
+    out = t.settle([SIX[0], die(1, 240, 120), die(5, 150, 380), die(5, 250, 380),
+                    die(4, 400, 250), die(6, 450, 350)], rolled=True)
+    assert "knocked" in out.flags and values(out.kept) == [1, 1]
+    assert values(out.thrown) == [4, 5, 5, 6]
+
+
 def test_placed_dice_are_not_thrown_and_unexpected_throws_are_ignored():
     t = started()
     t.settle([], rolled=False)

@@ -194,6 +194,11 @@ class ThrowTracker:
             rereads, gone, fresh = self._match(gone, fresh, self.match_tol * size, shift,
                                                angles=False, faces=False)
             kept += [new for _, new in rereads]
+            # and one a little way off, with another face, is a kept die the hand knocked
+            knocked, gone, fresh = self._match(gone, fresh, self.nudge_radius * size, shift,
+                                               angles=False, faces=False)
+            moved += knocked
+            kept += [new for _, new in knocked]
         self._on_table = list(dice)
         if not fresh:
             self._removed += gone
