@@ -207,3 +207,20 @@ def test_a_face_it_cannot_read_is_kept_as_a_rejected_candidate(reader):
     assert len(rejected) >= 4  # the shipped model drops most logo sixes (5-7 of 8 over seeds 0-4)
     assert all(d.value is None and d.status == "unreadable" for d in reading.rejected)
     assert not any(near(r, *d.center) for r in reading.rejected for d in reading.dice)
+
+
+def test_two_proposals_on_one_die_give_one_reading(reader):
+    from zonkcam.vision.proposals import Proposal
+    from zonkcam.vision.read import Candidate
+
+    def cand(x, y, size, score, reject=0.0):
+        probs = np.array([reject, 0.9 - reject, 0.02, 0.02, 0.02, 0.02, 0.02], np.float32)
+        return Candidate(Proposal(x, y, size, size, score), 0.0, probs, None, None)
+
+    # a 40-px die proposed twice at half its size, 12 px apart; its neighbour one die away;
+    # a rejected candidate beside it stays in the list (for review), untouched
+    found = [cand(100, 100, 20, 0.5), cand(112, 100, 22, 0.7), cand(150, 100, 40, 0.6),
+             cand(100, 110, 40, 0.4, reject=0.8), cand(300, 300, 40, 0.5)]
+    left = reader._one_per_die(found)
+    assert [(c.proposal.cx, c.proposal.cy) for c in left] == [(112, 100), (150, 100),
+                                                              (100, 110), (300, 300)]

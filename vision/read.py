@@ -104,7 +104,7 @@ class Reader:
         gains = white_balance_gains(small)
         found = [Candidate(p, angle, pr, patch, gains)
                  for p, (_, patch, angle), pr in zip(proposals, looks, probs, strict=True)]
-        return self._second_look(image, found)
+        return self._one_per_die(self._second_look(image, found))
 
     def _look(self, image: np.ndarray, p: Proposal) -> tuple[np.ndarray, np.ndarray, float]:
         """The classifier's crop (float, 0..1) of a proposal, its colour patch and the angle."""
@@ -151,6 +151,23 @@ class Reader:
             if surer:
                 out[i] = Candidate(found[i].proposal, angle, pr, patch, found[i].gains)
         return out
+
+    def _one_per_die(self, found: list[Candidate]) -> list[Candidate]:
+        """Of two dice read closer than `NMS_FRACTION` of the picture's median die size, the
+        one the proposer was surer of. `decode` already keeps proposals apart by their own
+        sizes, but a die proposed at half its size can hold two proposals, and both read."""
+        dice = sorted((c for c in found if c.probs[0] < self.reject_threshold),
+                      key=lambda c: -c.proposal.score)
+        if len(dice) < 2:
+            return found
+        near = NMS_FRACTION * float(np.median([c.proposal.size for c in dice]))
+        kept: list[Candidate] = []
+        for c in dice:
+            if all(np.hypot(c.proposal.cx - k.proposal.cx, c.proposal.cy - k.proposal.cy) > near
+                   for k in kept):
+                kept.append(c)
+        chosen = {id(c) for c in kept}
+        return [c for c in found if c.probs[0] >= self.reject_threshold or id(c) in chosen]
 
     def _die(self, c: Candidate) -> Die:
         value = int(np.argmax(c.probs[1:])) + 1
