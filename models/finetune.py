@@ -636,7 +636,10 @@ def finetune(cfg: FinetuneConfig) -> dict:
     spec.write(twin, model_path, {
         "finetuned_from": base_path.name, "finetune_datasets": ",".join(str(d) for d in cfg.datasets)})
     # int8, like the shipped model, calibrated on the table's own frames
-    quantize(model_path, model_path, (grey(f.image) for f in fit[:CALIBRATION_IMAGES]))
+    try:
+        quantize(model_path, model_path, (grey(f.image) for f in fit[:CALIBRATION_IMAGES]))
+    except ValueError as exc:  # no die candidate in any calibration frame
+        raise TrainError(f"cannot quantize the new model: {exc}") from None
     after = score(DiceModel(model_path))
     better = (after["held_back"] or 0) >= (before["held_back"] or 0) and \
         (after["base"] or 0) >= (before["base"] or 0) - 0.01
