@@ -209,14 +209,16 @@ def test_a_face_it_cannot_read_is_kept_as_a_rejected_candidate(reader):
     assert not any(near(r, *d.center) for r in reading.rejected for d in reading.dice)
 
 
-def test_two_proposals_on_one_die_give_one_reading(reader):
+def cand(x, y, size, score, reject=0.0):
+    """A candidate read as a one (reject probability `reject`), no picture behind it."""
     from zonkcam.vision.proposals import Proposal
     from zonkcam.vision.read import Candidate
 
-    def cand(x, y, size, score, reject=0.0):
-        probs = np.array([reject, 0.9 - reject, 0.02, 0.02, 0.02, 0.02, 0.02], np.float32)
-        return Candidate(Proposal(x, y, size, size, score), 0.0, probs, None, None)
+    probs = np.array([reject, 0.9 - reject, 0.02, 0.02, 0.02, 0.02, 0.02], np.float32)
+    return Candidate(Proposal(x, y, size, size, score), 0.0, probs, None, None)
 
+
+def test_two_proposals_on_one_die_give_one_reading(reader):
     # a 40-px die proposed twice at half its size, 12 px apart; its neighbour one die away;
     # a rejected candidate beside it stays in the list (for review), untouched
     found = [cand(100, 100, 20, 0.5), cand(112, 100, 22, 0.7), cand(150, 100, 40, 0.6),
@@ -224,3 +226,26 @@ def test_two_proposals_on_one_die_give_one_reading(reader):
     left = reader._one_per_die(found)
     assert [(c.proposal.cx, c.proposal.cy) for c in left] == [(112, 100), (150, 100),
                                                               (100, 110), (300, 300)]
+
+
+def test_a_rejected_candidate_comes_back_only_on_a_sure_read_away_from_read_dice():
+    reader = Reader()
+    reader.reject_threshold = 0.5
+
+    class Stub:  # every second-look crop reads as a sure six
+        crop = reader.model.crop
+        crop_margin = reader.model.crop_margin
+
+        def classify(self, crops):
+            return np.tile(np.array([0.02, 0, 0, 0, 0, 0, 0.98], np.float32), (len(crops), 1))
+
+    reader.model = Stub()
+    image = np.full((240, 320, 3), 128, np.uint8)
+    found = [cand(60, 60, 40, 0.9),                    # a die read at the first look
+             cand(75, 60, 20, 0.5, reject=0.8),        # beside it: cut at 2x it shows that die
+             cand(250, 180, 20, 0.5, reject=0.8),      # alone: a die proposed at half its size
+             cand(250, 60, 20, 0.2, reject=0.8)]       # the proposer unsure: not looked at again
+    out = reader._second_look(image, found)
+    assert [reader._rejects(c) for c in out] == [False, True, False, True]
+    assert int(np.argmax(out[2].probs[1:])) + 1 == 6
+    assert out[2].proposal is found[2].proposal  # the proposer's box is kept

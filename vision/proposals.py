@@ -1,6 +1,7 @@
 """Turning the proposer's heatmap into candidate dice: centre, size, score (original pixels)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -22,6 +23,12 @@ class Proposal:
     @property
     def size(self) -> float:
         return max(self.w, self.h)
+
+
+def apart(p: Proposal, q: Proposal, size: float | None = None) -> bool:
+    """Whether two proposals are far enough apart to be two dice: more than `NMS_FRACTION` of
+    `size` (default: the larger of theirs)."""
+    return math.hypot(p.cx - q.cx, p.cy - q.cy) > NMS_FRACTION * (size or max(p.size, q.size))
 
 
 def proposer_input(
@@ -64,8 +71,7 @@ def decode(
         k = stride / scale
         p = Proposal((x + dx) * k, (y + dy) * k, float(np.exp(lw)) / scale,
                      float(np.exp(lh)) / scale, float(heat[y, x]))
-        if all(np.hypot(p.cx - q.cx, p.cy - q.cy) > NMS_FRACTION * max(p.size, q.size)
-               for q in found):
+        if all(apart(p, q) for q in found):
             found.append(p)
     return found
 

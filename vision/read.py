@@ -24,9 +24,9 @@ from zonkcam.vision.faces import face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
 from zonkcam.vision.proposals import (
     HEAT_THRESHOLD,
-    NMS_FRACTION,
     PROPOSER_SIDE,
     Proposal,
+    apart,
     decode,
     proposer_input,
 )
@@ -82,7 +82,7 @@ class Reader:
         polygon = _table_polygon(table, w, h)
         dice, rejected = [], []
         for c in self.candidates(image):
-            if c.probs[0] >= self.reject_threshold:  # a picture die, a mark, half a die
+            if self._rejects(c):  # a picture die, a mark, half a die
                 rejected.append(_rejected(c))
             else:
                 dice.append(self._die(c))
@@ -122,7 +122,7 @@ class Reader:
         pass for a one), and captured labels keep the size the reader's first look will cut
         again."""
         def wanted(c: Candidate) -> bool:
-            if c.probs[0] >= self.reject_threshold:
+            if self._rejects(c):
                 return c.proposal.score >= SECOND_LOOK_REJECTED_SCORE
             return c.probs[1:].max() < SECOND_LOOK_BELOW
 
@@ -132,42 +132,43 @@ class Reader:
         alternatives = [
             (i, Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score))
             for i in again for p in [found[i].proposal]
-            for k in (SECOND_LOOK_REJECTED_SCALES if found[i].probs[0] >= self.reject_threshold
+            for k in (SECOND_LOOK_REJECTED_SCALES if self._rejects(found[i])
                       else SECOND_LOOK_SCALES)]
         looks = [self._look(image, q) for _, q in alternatives]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
-        dice = [c.proposal for c in found if c.probs[0] < self.reject_threshold]
+        dice = [c.proposal for c in found if not self._rejects(c)]
         out = list(found)
         for (i, q), (_, patch, angle), pr in zip(alternatives, looks, probs, strict=True):
             if pr[0] >= self.reject_threshold:
                 continue
             surer = pr[1:].max() > out[i].probs[1:].max()
-            if found[i].probs[0] >= self.reject_threshold:
+            if self._rejects(found[i]):
                 # a proposal beside a die, seen at twice its size, can show that die: take it
                 # back only if no die read at the first look lies that close (as in `decode`)
                 surer = surer and pr[1:].max() >= SECOND_LOOK_REJECTED_SURE and all(
-                    np.hypot(q.cx - p.cx, q.cy - p.cy) > NMS_FRACTION * max(q.size, p.size)
-                    for p in dice)
+                    apart(q, p) for p in dice)
             if surer:
                 out[i] = Candidate(found[i].proposal, angle, pr, patch, found[i].gains)
         return out
 
     def _one_per_die(self, found: list[Candidate]) -> list[Candidate]:
-        """Of two dice read closer than `NMS_FRACTION` of the picture's median die size, the
+        """Of two dice read closer than `apart` allows for the picture's median die size, the
         one the proposer was surer of. `decode` already keeps proposals apart by their own
         sizes, but a die proposed at half its size can hold two proposals, and both read."""
-        dice = sorted((c for c in found if c.probs[0] < self.reject_threshold),
-                      key=lambda c: -c.proposal.score)
+        dice = sorted((c for c in found if not self._rejects(c)), key=lambda c: -c.proposal.score)
         if len(dice) < 2:
             return found
-        near = NMS_FRACTION * float(np.median([c.proposal.size for c in dice]))
+        size = float(np.median([c.proposal.size for c in dice]))
         kept: list[Candidate] = []
         for c in dice:
-            if all(np.hypot(c.proposal.cx - k.proposal.cx, c.proposal.cy - k.proposal.cy) > near
-                   for k in kept):
+            if all(apart(c.proposal, k.proposal, size) for k in kept):
                 kept.append(c)
         chosen = {id(c) for c in kept}
-        return [c for c in found if c.probs[0] >= self.reject_threshold or id(c) in chosen]
+        return [c for c in found if self._rejects(c) or id(c) in chosen]
+
+    def _rejects(self, c: Candidate) -> bool:
+        """The classifier took this candidate for "not a pip die"."""
+        return bool(c.probs[0] >= self.reject_threshold)
 
     def _die(self, c: Candidate) -> Die:
         value = int(np.argmax(c.probs[1:])) + 1
