@@ -215,7 +215,8 @@ def cand(x, y, size, score, reject=0.0):
     from zonkcam.vision.read import Candidate
 
     probs = np.array([reject, 0.9 - reject, 0.02, 0.02, 0.02, 0.02, 0.02], np.float32)
-    return Candidate(Proposal(x, y, size, size, score), 0.0, probs, None, None)
+    grey_patch = np.full((64, 64, 3), 128, np.uint8)
+    return Candidate(Proposal(x, y, size, size, score), 0.0, probs, grey_patch, None)
 
 
 def test_two_proposals_on_one_die_give_one_reading(reader):
@@ -249,3 +250,29 @@ def test_a_rejected_candidate_comes_back_only_on_a_sure_read_away_from_read_dice
     assert [reader._rejects(c) for c in out] == [False, True, False, True]
     assert int(np.argmax(out[2].probs[1:])) + 1 == 6
     assert out[2].proposal is found[2].proposal  # the proposer's box is kept
+
+
+def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
+    # red pips on a blue die: both about 72 in luminance, so the plain grey crop shows a blank
+    # face; the second look's colour views (one channel, or the difference of two) show them
+    from zonkcam.vision.faces import colour_views
+    from zonkcam.vision.proposals import Proposal
+    from zonkcam.vision.read import Candidate
+    from zonkcam.vision.synthetic import DrawnDie, background, draw_die
+
+    rng = np.random.default_rng(0)
+    image = background(rng, 480, 160, "paper")
+    found = []
+    for i, value in enumerate([2, 3, 4, 5, 6]):
+        die = DrawnDie(value, "blue", 48 + 96 * i, 80, 56, float(rng.uniform(0, 90)))
+        draw_die(image, die, pip_bgr=(40, 40, 160))
+        x0, y0, x1, y1 = die.box
+        p = Proposal(die.cx, die.cy, x1 - x0, y1 - y0, 0.5)
+        crop, patch, angle = reader._look(image, p)
+        found.append(Candidate(p, angle, reader.model.classify(crop[None])[0], patch, None))
+    values = lambda cs: [None if reader._rejects(c) else int(np.argmax(c.probs[1:])) + 1  # noqa: E731
+                         for c in cs]
+    assert values(found).count(None) >= 4  # the grey look takes most for "not a die"
+    assert values(reader._second_look(image, found)) == [2, 3, 4, 5, 6]
+    assert colour_views(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
+                                     cv2.COLOR_GRAY2BGR)) == []  # a grey picture: no views

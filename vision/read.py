@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.dice import Die, Reading, Status
-from zonkcam.vision.faces import face_angle, patch_at, upright
+from zonkcam.vision.faces import colour_views, face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
 from zonkcam.vision.proposals import (
     HEAT_THRESHOLD,
@@ -129,16 +129,21 @@ class Reader:
         again = [i for i, c in enumerate(found) if wanted(c)]
         if not again:
             return found
-        alternatives = [
-            (i, Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score))
-            for i in again for p in [found[i].proposal]
-            for k in (SECOND_LOOK_REJECTED_SCALES if self._rejects(found[i])
-                      else SECOND_LOOK_SCALES)]
-        looks = [self._look(image, q) for _, q in alternatives]
-        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
+        # (candidate, the proposal looked at, crop, patch, angle)
+        looks: list[tuple[int, Proposal, np.ndarray, np.ndarray, float]] = []
+        for i in again:
+            c, p = found[i], found[i].proposal
+            scales = SECOND_LOOK_REJECTED_SCALES if self._rejects(c) else SECOND_LOOK_SCALES
+            for k in scales:
+                q = Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score)
+                looks.append((i, q, *self._look(image, q)))
+            for view in colour_views(c.patch):
+                crop = upright(view, c.angle, self.model.crop, self.model.crop_margin)
+                looks.append((i, p, crop.astype(np.float32) / 255.0, c.patch, c.angle))
+        probs = self.model.classify(np.stack([crop for _, _, crop, _, _ in looks]))
         dice = [c.proposal for c in found if not self._rejects(c)]
         out = list(found)
-        for (i, q), (_, patch, angle), pr in zip(alternatives, looks, probs, strict=True):
+        for (i, q, _, patch, angle), pr in zip(looks, probs, strict=True):
             if pr[0] >= self.reject_threshold:
                 continue
             surer = pr[1:].max() > out[i].probs[1:].max()
