@@ -5,6 +5,11 @@
     python benchmarks/live_eval.py --reader truth      # perfect reads: the stream logic alone
     python benchmarks/live_eval.py --motion-only       # just the motion path's frames/s
 
+Dice are faces cut from rune55's held-out photo groups (real faces the recognizer never
+trained on) when ../shared/datasets/rune55 is present and the reader is `model` or `truth`
+(`--crops auto`, the default); drawn dice otherwise, or with `--crops none`. The `drawn`
+reader only reads drawn dice.
+
 Frames go from the simulator straight into `ThrowStream` (no video encoding), one core
 (OpenCV and onnxruntime threads set to 1). Prints one JSON object: exact-throw rate, phantom
 events, SPAZ and lost recall, false SPAZ, median latency beyond the settle window, and the
@@ -24,7 +29,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import RestDetector
-from zonkcam.vision.simulate import SimConfig, Simulation
+from zonkcam.vision.simulate import SimConfig, Simulation, load_rune55_crops
 from zonkcam.vision.simulate_eval import Score, score
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
@@ -76,12 +81,30 @@ def make_reader(kind: str, sim: Simulation):
     return Reader(Registry().active_path())
 
 
+def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
+    """Die faces from rune55's held-out photo groups, or None when rune55 is absent."""
+    from zonkcam.models.rune55 import datasets_root, group_split
+
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").exists():
+        print(f"rune55 not found at {root}: drawn dice", file=sys.stderr)
+        return None
+    images = [item.image for item in group_split(root, "heldout")]
+    crops = load_rune55_crops(root, np.random.default_rng(seed), images=images)
+    print(f"dice: faces cut from rune55's held-out groups ({sum(map(len, crops.values()))} "
+          f"crops)", file=sys.stderr)
+    return crops
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--throws", type=int, default=12)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--reader", choices=("drawn", "model", "truth"), default="drawn")
+    parser.add_argument("--crops", choices=("auto", "none"), default="auto",
+                        help="auto: rune55 held-out faces when present (model and truth "
+                             "readers); none: drawn dice")
     parser.add_argument("--motion-only", action="store_true")
     parser.add_argument("--verbose", action="store_true", help="print each miss to stderr")
     args = parser.parse_args()
@@ -94,10 +117,12 @@ def main() -> int:
         print(json.dumps({"motion_fps_640x480": round(fps, 1)}))
         return 0
 
+    crops = (held_out_crops(args.first_seed)
+             if args.crops == "auto" and args.reader != "drawn" else None)
     total = Score()
     reads_ms: list[float] = []
     for g in range(args.games):
-        sim = Simulation(SimConfig(seed=args.first_seed + g, throws=args.throws))
+        sim = Simulation(SimConfig(seed=args.first_seed + g, throws=args.throws), crops=crops)
         region = sim.truth["table"]
         table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
         reader = make_reader(args.reader, sim)
@@ -118,6 +143,7 @@ def main() -> int:
             for miss in result.misses:
                 print("   ", miss, file=sys.stderr)
     out = dict(total.to_json(), reader=args.reader, games=args.games,
+               dice="rune55 held-out faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
                motion_fps_640x480=round(fps, 1))

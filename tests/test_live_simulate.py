@@ -92,3 +92,20 @@ def test_motion_on_a_small_stream_and_reads_at_full_resolution():
     assert sizes and {(w, h) for w, h, _ in sizes} == {full}
     assert all(poly == table.polygon for _, _, poly in sizes)
     assert stream.last_image is not None and stream.last_image.shape[1::-1] == full
+
+
+def test_given_die_faces_are_drawn_instead_of_drawn_dice():
+    # faces loaded once (from rune55 in a benchmark) are passed to each game's simulation;
+    # here, flat squares of a grey level per value stand in for them
+    import numpy as np
+
+    faces = {v: [np.full((40, 40, 3), 20 * v, np.uint8)] for v in range(1, 7)}
+    sim = Simulation(SimConfig(seed=3, throws=1, dice=3), crops=faces)
+    frames = [f for _, f in sim.frames()]
+    last = sim._frames[-1]
+    resting = [d for d in last.dice if d.status == "ok"]
+    assert resting
+    ox, oy = last.offset
+    for d in resting:  # the die's centre shows its value's grey (give or take noise and light)
+        pixel = frames[-1][round(d.y + oy), round(d.x + ox)].astype(int)
+        assert abs(pixel - 20 * d.value).max() <= 25, (d.value, pixel)

@@ -123,14 +123,19 @@ class Frame:
 class Simulation:
     """A scripted game of throws; `frames()` renders it, `truth` describes it."""
 
-    def __init__(self, config: SimConfig | None = None) -> None:
+    def __init__(self, config: SimConfig | None = None,
+                 crops: dict[int, list[np.ndarray]] | None = None) -> None:
+        """`crops`: real die faces per value (`load_rune55_crops`), loaded once for many
+        games; default: cut from `config.crops` when that is set, else drawn dice."""
         self.config = c = config or SimConfig()
         self.rng = np.random.default_rng(c.seed)
         self.surface = c.surface if c.surface != "random" else ("mat", "tray")[c.seed % 2]
         self.size = c.die_px
         self.polygon = self._region()
         self.colors = self._contrasting_colors()
-        self.crops = load_rune55_crops(Path(c.crops), self.rng) if c.crops else None
+        if crops is None and c.crops:
+            crops = load_rune55_crops(Path(c.crops), self.rng)
+        self.crops = crops
         self._frames: list[Frame] = []
         self._table: list[SimDie] = []
         self._kept: list[SimDie] = []  # set aside this turn
@@ -691,10 +696,13 @@ def _blend(frame: np.ndarray, img: np.ndarray | None, alpha: np.ndarray, m: np.n
     frame[y1:y2, x1:x2] = out.astype(np.uint8)
 
 
-def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40
-                      ) -> dict[int, list[np.ndarray]]:
-    """Square crops of labelled dice from rune55 (`train/`), a few dozen per face value."""
-    labels = sorted((root / "train" / "labels").glob("*.txt"))
+def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
+                      images: list[Path] | None = None) -> dict[int, list[np.ndarray]]:
+    """Square crops of labelled dice from rune55, a few dozen per face value: from `images`
+    (each with its YOLO label file in the `labels` folder beside `images`), default all of
+    `train/`."""
+    labels = (sorted((root / "train" / "labels").glob("*.txt")) if images is None else
+              [p.parent.parent / "labels" / (p.stem + ".txt") for p in images])
     if not labels:
         raise FileNotFoundError(f"no rune55 labels under {root}/train/labels")
     crops: dict[int, list[np.ndarray]] = {v: [] for v in range(1, 7)}
@@ -703,7 +711,7 @@ def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40
             break
         path = labels[int(i)]
         image = cv2.imread(str(path.parent.parent / "images" / (path.stem + ".jpg")))
-        if image is None:
+        if image is None or not path.exists():
             continue
         h, w = image.shape[:2]
         for line in path.read_text().split("\n"):
