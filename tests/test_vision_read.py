@@ -276,3 +276,30 @@ def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
     assert values(reader._second_look(image, found)) == [2, 3, 4, 5, 6]
     assert colour_views(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                                      cv2.COLOR_GRAY2BGR)) == []  # a grey picture: no views
+
+
+def test_an_unsure_die_is_also_read_turned_half_round():
+    from dataclasses import replace
+
+    reader = Reader()
+    reader.reject_threshold = 0.5
+    crop = np.zeros((reader.model.crop, reader.model.crop), np.float32)
+    crop[:4, :4] = 1.0  # a mark in the top left corner of the first look's crop
+
+    class Stub:  # sure of a three only where the mark has turned to the bottom right
+        crop = reader.model.crop
+        crop_margin = reader.model.crop_margin
+
+        def classify(self, crops):
+            turned = np.array([c[-1, -1] > 0.9 for c in crops])
+            sure = np.array([0.01, 0, 0, 0.99, 0, 0, 0], np.float32)
+            unsure = np.array([0.1, 0.3, 0.2, 0.1, 0.1, 0.1, 0.1], np.float32)
+            return np.where(turned[:, None], sure, unsure)
+
+    reader.model = Stub()
+    image = np.full((240, 320, 3), 128, np.uint8)
+    found = [replace(cand(100, 100, 40, 0.8), crop=crop,
+                     probs=np.array([0.1, 0.5, 0.1, 0.1, 0.1, 0.05, 0.05], np.float32))]
+    out = reader._second_look(image, found)
+    assert int(np.argmax(out[0].probs[1:])) + 1 == 3
+    assert out[0].proposal is found[0].proposal

@@ -102,8 +102,8 @@ class Reader:
         looks = [self._look(image, p) for p in proposals]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         gains = white_balance_gains(small)
-        found = [Candidate(p, angle, pr, patch, gains)
-                 for p, (_, patch, angle), pr in zip(proposals, looks, probs, strict=True)]
+        found = [Candidate(p, angle, pr, patch, gains, crop)
+                 for p, (crop, patch, angle), pr in zip(proposals, looks, probs, strict=True)]
         return self._one_per_die(self._second_look(image, found))
 
     def _look(self, image: np.ndarray, p: Proposal) -> tuple[np.ndarray, np.ndarray, float]:
@@ -137,6 +137,9 @@ class Reader:
             for k in scales:
                 q = Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score)
                 looks.append((i, q, *self._look(image, q)))
+            if c.crop is not None and not self._rejects(c):
+                # the face turned half round: the same value, and a second opinion
+                looks.append((i, p, np.ascontiguousarray(c.crop[::-1, ::-1]), c.patch, c.angle))
             for view in colour_views(c.patch):
                 crop = upright(view, c.angle, self.model.crop, self.model.crop_margin)
                 looks.append((i, p, crop.astype(np.float32) / 255.0, c.patch, c.angle))
@@ -193,6 +196,7 @@ class Candidate:
     probs: np.ndarray  # reject, values 1..6
     patch: np.ndarray
     gains: np.ndarray
+    crop: np.ndarray | None = None  # the classifier's crop at the first look
 
     @property
     def box(self) -> tuple[int, int, int, int]:
