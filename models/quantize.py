@@ -107,7 +107,7 @@ def calibration_feeds(model_path: Path, images: Iterable[np.ndarray]) -> list[di
     for image in images:
         bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         grey01, _, _ = proposer_input(bgr, reader.proposer_side)
-        crops = [reader._look(bgr, c.proposal)[0] for c in reader.candidates(bgr)]
+        crops = [c.crop for c in reader.candidates(bgr)]
         if crops:
             feeds.append({"image": grey01[None, None], "crops": np.stack(crops)[:, None]})
     if not feeds:

@@ -156,7 +156,8 @@ class Reader:
                 surer = surer and pr[1:].max() >= SECOND_LOOK_REJECTED_SURE and all(
                     apart(q, p) for p in dice)
             if surer:
-                out[i] = Candidate(found[i].proposal, angle, pr, patch, found[i].gains)
+                out[i] = Candidate(found[i].proposal, angle, pr, patch, found[i].gains,
+                                   found[i].crop)
         return out
 
     def _one_per_die(self, found: list[Candidate]) -> list[Candidate]:
