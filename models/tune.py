@@ -2,11 +2,11 @@
 
     python -m zonkcam.models.tune [--model models/dice.onnx] [--split tune]
 
-Runs the model once per picture with a low proposal threshold, then sweeps the proposal,
-reject and value thresholds offline and keeps the set with the best exact-image rate (then
-F1). The held-out groups are never looked at. Writes `heat_threshold`, `reject_threshold` and
-`value_threshold` into the ONNX file's metadata, where `vision.model` reads them. Needs the
-`onnx` package (train extra).
+Runs the reader once per picture and reject threshold (its second look depends on what it
+rejects) with a low proposal threshold, sweeps the proposal and value thresholds offline, and
+keeps the set with the best exact-image rate (then F1). The held-out groups are never looked
+at. Writes `heat_threshold`, `reject_threshold` and `value_threshold` into the ONNX file's
+metadata, where `vision.model` reads them. Needs the `onnx` package (train extra).
 """
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ import itertools
 import sys
 from pathlib import Path
 
-from zonkcam.models.rune55 import datasets_root, group_split
+from zonkcam.models.rune55 import GROUP_SPLITS, datasets_root, group_split
 from zonkcam.vision import evaluate
 from zonkcam.vision.imageio import decode
 from zonkcam.vision.model import default_model_path
-from zonkcam.vision.read import Reader
+from zonkcam.vision.read import ModelError, Reader
 
 HEAT = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 REJECT = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -30,38 +30,52 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m zonkcam.models.tune", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, default=None)
-    ap.add_argument("--split", default="tune")
+    ap.add_argument("--split", default="tune", choices=GROUP_SPLITS)
     ap.add_argument("--dry-run", action="store_true", help="print the sweep, write nothing")
     args = ap.parse_args(argv)
     path = args.model or default_model_path()
-    reader = Reader(path)
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").exists():
+        print(f"rune55 not found at {root} (set ZONKCAM_DATASETS)", file=sys.stderr)
+        return 2
+    try:
+        reader = Reader(path)
+    except ModelError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     reader.heat_threshold = min(HEAT)
-    items = group_split(datasets_root() / "rune55", args.split)
-    seen = []
-    for n, it in enumerate(items, 1):
-        image = decode(it.image, it.image.read_bytes())
-        cands = []
-        for c in reader.candidates(image):
-            dice = {}
-            for vt in VALUE:
-                reader.value_threshold = vt
-                dice[vt] = reader._die(c)
-            cands.append((c.proposal.score, float(c.probs[0]), dice))
-        seen.append((cands, it.dice, image.shape[1], image.shape[0]))
-        print(f"\rtune {n}/{len(items)}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    items = group_split(root, args.split)
+    images = [(decode(it.image, it.image.read_bytes()), it.dice) for it in items]
     best = None
-    for ht, rt, vt in itertools.product(HEAT, REJECT, VALUE):
-        tally = evaluate.Tally()
-        for cands, labels, w, h in seen:
-            tally.add([d[vt] for s, r, d in cands if s >= ht and r < rt], labels, w, h)
-        s = tally.summary()
-        f1 = 2 * s["precision"] * s["recall"] / max(1e-9, s["precision"] + s["recall"])
-        key = (s["exact_image_rate"], f1)
-        print(f"heat {ht:.2f} reject {rt:.1f} value {vt:.1f}: P {s['precision']} R {s['recall']} "
-              f"value {s['value_accuracy']} exact {s['exact_image_rate']}")
-        if best is None or key > best[0]:
-            best = (key, ht, rt, vt)
+    for rt in REJECT:
+        # the reader's second look and one-reading-per-die depend on what it rejects: read the
+        # pictures again for each reject threshold; heat and value are swept offline
+        reader.reject_threshold = rt
+        seen = []
+        for n, (image, labels) in enumerate(images, 1):
+            cands = []
+            for c in reader.candidates(image):
+                dice = {}
+                for vt in VALUE:
+                    reader.value_threshold = vt
+                    dice[vt] = reader._die(c)
+                cands.append((c.proposal.score, reader._rejects(c), dice))
+            seen.append((cands, labels, image.shape[1], image.shape[0]))
+            print(f"\rtune reject {rt:.1f}: {n}/{len(images)}", end="", file=sys.stderr,
+                  flush=True)
+        print(file=sys.stderr)
+        for ht, vt in itertools.product(HEAT, VALUE):
+            tally = evaluate.Tally()
+            for cands, labels, w, h in seen:
+                tally.add([d[vt] for s, rejected, d in cands if s >= ht and not rejected],
+                          labels, w, h)
+            s = tally.summary()
+            f1 = 2 * s["precision"] * s["recall"] / max(1e-9, s["precision"] + s["recall"])
+            key = (s["exact_image_rate"], f1)
+            print(f"heat {ht:.2f} reject {rt:.1f} value {vt:.1f}: P {s['precision']} "
+                  f"R {s['recall']} value {s['value_accuracy']} exact {s['exact_image_rate']}")
+            if best is None or key > best[0]:
+                best = (key, ht, rt, vt)
     _, ht, rt, vt = best
     print(f"chosen: heat_threshold {ht}, reject_threshold {rt}, value_threshold {vt}")
     if not args.dry_run:
