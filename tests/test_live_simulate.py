@@ -1,6 +1,7 @@
 """The simulator is deterministic, and simulated games come out of the stream as the truth."""
 import hashlib
 
+import pytest
 from zonkcam.vision.simulate import SimConfig, Simulation
 from zonkcam.vision.simulate_eval import score
 from zonkcam.vision.simulate_reader import DrawnDiceReader
@@ -109,3 +110,25 @@ def test_given_die_faces_are_drawn_instead_of_drawn_dice():
     for d in resting:  # the die's centre shows its value's grey (give or take noise and light)
         pixel = frames[-1][round(d.y + oy), round(d.x + ox)].astype(int)
         assert abs(pixel - 20 * d.value).max() <= 25, (d.value, pixel)
+
+
+def test_die_faces_are_cut_from_the_pictures_named(tmp_path):
+    # a tiny YOLO folder: two pictures of six dice each, one dark grey and one light grey;
+    # naming the dark one, every face comes from it
+    import cv2
+    import numpy as np
+    from zonkcam.vision.simulate import load_rune55_crops
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    rows = [f"{v} {0.2 + 0.3 * (v % 3)} {0.3 + 0.4 * (v // 3)} 0.2 0.2" for v in range(6)]
+    for name, level in (("dark", 60), ("light", 200)):
+        cv2.imwrite(str(tmp_path / "images" / f"{name}.png"), np.full((200, 200, 3), level, np.uint8))
+        (tmp_path / "labels" / f"{name}.txt").write_text("\n".join(rows))
+    faces = load_rune55_crops(tmp_path, np.random.default_rng(0), per_value=1,
+                              images=[tmp_path / "images" / "dark.png"])
+    assert sorted(faces) == [1, 2, 3, 4, 5, 6]
+    assert all(len(f) == 1 and f[0].shape == (32, 32, 3) and f[0].max() == 60
+               for f in faces.values())
+    with pytest.raises(FileNotFoundError, match="no images"):
+        load_rune55_crops(tmp_path, np.random.default_rng(0), images=[])

@@ -32,3 +32,18 @@ def test_reads_a_sample_of_heldout_photos():
     # guard, not the target
     assert s["recall"] >= 0.7 and s["precision"] >= 0.85
     assert s["value_accuracy"] >= 0.65
+
+
+def test_tune_says_what_is_missing(tmp_path, monkeypatch, capsys):
+    from zonkcam.models import tune
+
+    monkeypatch.setenv("ZONKCAM_DATASETS", str(tmp_path))
+    assert tune.main(["--dry-run"]) == 2
+    assert "rune55 not found" in capsys.readouterr().err
+    (tmp_path / "rune55").mkdir()
+    (tmp_path / "rune55" / "groups.csv").write_text("file,group\n")
+    assert tune.main(["--dry-run", "--model", str(tmp_path / "none.onnx")]) == 2
+    assert "model file not found" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse names the splits
+        tune.main(["--split", "nope"])
+    assert "fit" in capsys.readouterr().err

@@ -216,7 +216,8 @@ def cand(x, y, size, score, reject=0.0):
 
     probs = np.array([reject, 0.9 - reject, 0.02, 0.02, 0.02, 0.02, 0.02], np.float32)
     grey_patch = np.full((64, 64, 3), 128, np.uint8)
-    return Candidate(Proposal(x, y, size, size, score), 0.0, probs, grey_patch, None)
+    crop = np.full((40, 40), 0.5, np.float32)
+    return Candidate(Proposal(x, y, size, size, score), 0.0, probs, grey_patch, None, crop)
 
 
 def test_two_proposals_on_one_die_give_one_reading(reader):
@@ -269,7 +270,8 @@ def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
         x0, y0, x1, y1 = die.box
         p = Proposal(die.cx, die.cy, x1 - x0, y1 - y0, 0.5)
         crop, patch, angle = reader._look(image, p)
-        found.append(Candidate(p, angle, reader.model.classify(crop[None])[0], patch, None))
+        found.append(Candidate(p, angle, reader.model.classify(crop[None])[0], patch, None,
+                               crop))
     values = lambda cs: [None if reader._rejects(c) else int(np.argmax(c.probs[1:])) + 1  # noqa: E731
                          for c in cs]
     assert values(found).count(None) >= 4  # the grey look takes most for "not a die"

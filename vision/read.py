@@ -111,8 +111,12 @@ class Reader:
         patch = patch_at(image, p.cx, p.cy, p.size)
         grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         angle = face_angle(grey)
-        crop = upright(grey, angle, self.model.crop, self.model.crop_margin)
-        return crop.astype(np.float32) / 255.0, patch, angle
+        return self._crop(grey, angle), patch, angle
+
+    def _crop(self, grey_patch: np.ndarray, angle: float) -> np.ndarray:
+        """A grey patch turned upright into the classifier's float crop (0..1)."""
+        crop = upright(grey_patch, angle, self.model.crop, self.model.crop_margin)
+        return crop.astype(np.float32) / 255.0
 
     def _second_look(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
         """Unsure dice, and rejected candidates the proposer is fairly sure of, read again at
@@ -137,12 +141,11 @@ class Reader:
             for k in scales:
                 q = Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score)
                 looks.append((i, q, *self._look(image, q)))
-            if c.crop is not None and not self._rejects(c):
+            if not self._rejects(c):
                 # the face turned half round: the same value, and a second opinion
                 looks.append((i, p, np.ascontiguousarray(c.crop[::-1, ::-1]), c.patch, c.angle))
-            for view in colour_views(c.patch):
-                crop = upright(view, c.angle, self.model.crop, self.model.crop_margin)
-                looks.append((i, p, crop.astype(np.float32) / 255.0, c.patch, c.angle))
+            looks += [(i, p, self._crop(view, c.angle), c.patch, c.angle)
+                      for view in colour_views(c.patch)]
         probs = self.model.classify(np.stack([crop for _, _, crop, _, _ in looks]))
         dice = [c.proposal for c in found if not self._rejects(c)]
         out = list(found)
@@ -197,7 +200,7 @@ class Candidate:
     probs: np.ndarray  # reject, values 1..6
     patch: np.ndarray
     gains: np.ndarray
-    crop: np.ndarray | None = None  # the classifier's crop at the first look
+    crop: np.ndarray  # the classifier's crop at the first look (float, 0..1)
 
     @property
     def box(self) -> tuple[int, int, int, int]:

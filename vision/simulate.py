@@ -701,17 +701,20 @@ def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
     """Square crops of labelled dice from rune55, a few dozen per face value: from `images`
     (each with its YOLO label file in the `labels` folder beside `images`), default all of
     `train/`."""
-    labels = (sorted((root / "train" / "labels").glob("*.txt")) if images is None else
-              [p.parent.parent / "labels" / (p.stem + ".txt") for p in images])
-    if not labels:
-        raise FileNotFoundError(f"no rune55 labels under {root}/train/labels")
+    if images is None:
+        images = [p.parent.parent / "images" / (p.stem + ".jpg")
+                  for p in sorted((root / "train" / "labels").glob("*.txt"))]
+        if not images:
+            raise FileNotFoundError(f"no rune55 labels under {root}/train/labels")
+    if not images:
+        raise FileNotFoundError("no images to cut die faces from")
     crops: dict[int, list[np.ndarray]] = {v: [] for v in range(1, 7)}
-    for i in rng.permutation(len(labels)):
+    for i in rng.permutation(len(images)):
         if all(len(c) >= per_value for c in crops.values()):
             break
-        path = labels[int(i)]
-        image = cv2.imread(str(path.parent.parent / "images" / (path.stem + ".jpg")))
-        if image is None or not path.exists():
+        path = images[int(i)].parent.parent / "labels" / (images[int(i)].stem + ".txt")
+        image = cv2.imread(str(images[int(i)])) if path.exists() else None
+        if image is None:
             continue
         h, w = image.shape[:2]
         for line in path.read_text().split("\n"):
