@@ -129,7 +129,8 @@ def test_teach_custom_dice(tmp_path, monkeypatch, capsys):
     assert min(per_before[1], per_before[6]) < 0.8, "no custom face was misread before: no proof"
     assert n >= 120
     # ... are read after capture -> a handful of corrections -> zonkcam train (issue 6's target:
-    # >= 99% on the held-back custom dice; measured 1.000 in four runs), nothing forgotten
+    # >= 99% on the held-back custom dice; 1.000 with seeds 0-2 here; CI once read 0.990 before
+    # verified dice weighed x3), nothing forgotten
     assert after >= 0.99 and min(per_after[1], per_after[6]) >= 0.95, report
     assert metrics["after"]["base"] >= metrics["before"]["base"], report  # no forgetting
     assert metrics["activated"] and Registry().active_name() == "star-logo"
