@@ -8,7 +8,7 @@ import pytest
 from zonkcam.vision import evaluate
 from zonkcam.vision.colors import DiceSet, DiceSetError, body_lab
 from zonkcam.vision.dice import Die
-from zonkcam.vision.faces import face_angle, patch_at
+from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at
 from zonkcam.vision.imageio import ImageError, decode, header_size
 from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die
 
@@ -68,6 +68,22 @@ def test_drawn_dice_get_their_colour_names(name):
     draw_die(img, d)
     got, conf = DiceSet.default().name_of(body_lab(patch_at(img, 100, 100, 60), np.ones(3)))
     assert got == name and conf > 0.5
+
+
+@pytest.mark.parametrize(("cx", "cy", "size"), [(20, 30, 240), (620, 460, 300), (320, 240, 520),
+                                                (-200, 240, 300)])
+def test_big_patch_leaving_the_picture_lands_where_a_warp_puts_it(cx, cy, size):
+    """A die so big that its patch is area-averaged, and partly outside the picture: the edge
+    is replicated as a plain warp would (the patch is cut, shrunk, then padded)."""
+    x, y = np.meshgrid(np.arange(640), np.arange(480))
+    img = np.dstack([x * 0.3, y * 0.4, 128 + 60 * np.sin(x / 40) * np.cos(y / 50)]).astype(np.uint8)
+    got = patch_at(img, cx, cy, size).astype(np.float32)
+    k = PATCH / (size * PATCH_MARGIN)
+    m = np.float32([[k, 0, PATCH / 2 - k * cx], [0, k, PATCH / 2 - k * cy]])
+    want = cv2.warpAffine(cv2.GaussianBlur(img, (0, 0), 0.5 / k), m, (PATCH, PATCH),
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    assert got.shape == want.shape == (PATCH, PATCH, 3)
+    assert np.abs(got - want).mean() < 3.0  # mean grey levels; blur and area-averaging differ a little
 
 
 @pytest.mark.parametrize("angle", [0.0, 15.0, 30.0, -20.0, 40.0])
