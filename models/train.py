@@ -2,6 +2,7 @@
 
     python -m zonkcam.models.train [--epochs-det 9] [--epochs-cls 8] [--out models/dice.onnx]
     python -m zonkcam.models.train --proposer-from models/dice.onnx   # the classifier alone
+    python -m zonkcam.models.train --proposer-further models/dice.onnx  # the proposer, further
 
 CPU only, seeded, with a progress bar on stderr. Stages: (1) the proposer learns die centres and
 sizes on augmented whole pictures and is exported to ONNX (or is taken from an existing model
@@ -132,15 +133,17 @@ def focal_loss(logit: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
-def train_proposer(images, items, epochs: int, seed: int) -> Proposer:
+def train_proposer(images, items, epochs: int, seed: int, net: Proposer | None = None,
+                   lr: float = 3e-3) -> Proposer:
+    """A new `Proposer`, or `net` trained further (a shipped proposer's twin)."""
     torch.manual_seed(seed)
-    net = Proposer()
+    net = Proposer() if net is None else net
     per_epoch, batch = len(images), 32
     steps = epochs * (per_epoch // batch)
     data = ProposerData(images, items, steps * batch, seed)
     loader = torch.utils.data.DataLoader(data, batch_size=batch, num_workers=1)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     bar = Progress(steps, "proposer")
     avg = 0.0
     for x, heat, reg, mask in loader:
@@ -274,6 +277,65 @@ def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Modu
     return net.eval()
 
 
+# ---------------------------------------------------------------- a shipped proposer, further
+def _proposer_convs(model) -> dict[str, tuple[str, str]]:
+    """The proposer's convolutions: the `Proposer` submodule each comes from (the exporter
+    names a node after it, e.g. `/net/s8/s8.0/s8.0.3/Conv`) -> its (weight, bias) tensors."""
+    reach, convs = {"image"}, {}
+    for node in model.graph.node:  # stored in topological order
+        if any(i in reach for i in node.input):
+            reach.update(node.output)
+            if node.op_type == "Conv" and len(node.input) == 3:
+                convs[node.name.rsplit("/", 2)[-2]] = (node.input[1], node.input[2])
+    return convs
+
+
+def proposer_twin(path: Path) -> Proposer:
+    """The proposer of a dice .onnx as a torch `Proposer` to train further. The export folded
+    each BatchNorm into its convolution, so the twin's BatchNorms are identities and its
+    convolutions carry the folded weights and biases (as the face classifier's twin does).
+    """
+    import onnx
+    from onnx import numpy_helper
+    from torch import nn
+
+    model = float_graph(onnx.load(str(path)))
+    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    net = Proposer()
+    for module in net.modules():
+        for name, child in module.named_children():
+            if isinstance(child, nn.BatchNorm2d):
+                setattr(module, name, nn.Identity())
+    convs = {name: m for name, m in net.named_modules() if isinstance(m, nn.Conv2d)}
+    found = _proposer_convs(model)
+    if found.keys() != convs.keys() or any(
+            tuple(convs[k].weight.shape) != inits[w].shape for k, (w, _) in found.items()):
+        raise ValueError(f"{path}: its proposer is not this version's Proposer")
+    for k, (w, b) in found.items():
+        convs[k].weight = nn.Parameter(torch.from_numpy(inits[w].copy()))
+        convs[k].bias = nn.Parameter(torch.from_numpy(inits[b].copy()))
+    return net.eval()
+
+
+def write_proposer(twin: Proposer, base: Path, out: Path) -> None:
+    """`base`'s float graph with the proposer's tensors replaced by the twin's; all else
+    (the face classifier, metadata) kept."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = float_graph(onnx.load(str(base)))
+    new = {}
+    for k, (w, b) in _proposer_convs(model).items():
+        conv = twin.get_submodule(k)
+        new[w], new[b] = conv.weight.detach().numpy(), conv.bias.detach().numpy()
+    for i, t in enumerate(model.graph.initializer):
+        if t.name in new:
+            model.graph.initializer[i].CopyFrom(
+                numpy_helper.from_array(np.ascontiguousarray(new[t.name], np.float32), t.name))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(out))
+
+
 # ---------------------------------------------------------------- mining and export
 def mine_false_alarms(proposer_onnx: Path, images, items, threshold: float = 0.2):
     """Proposals on training pictures whose centre lies in no labelled box: reject examples."""
@@ -379,7 +441,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classifier-from", type=Path, metavar="MODEL.onnx",
                     help="keep this model's proposer and train its classifier further "
                          "(lr 1e-3); run `python -m zonkcam.models.tune` afterwards")
+    ap.add_argument("--proposer-further", type=Path, metavar="MODEL.onnx",
+                    help="train this model's proposer further (lr 1e-3) and keep its classifier; "
+                         "run `python -m zonkcam.models.tune` afterwards")
     args = ap.parse_args(argv)
+    further = None
+    if args.proposer_further:
+        try:
+            further = proposer_twin(args.proposer_further)
+        except Exception as exc:  # a missing or corrupt file: protobuf raises several types
+            print(f"cannot train {args.proposer_further} further: {exc}".splitlines()[0], file=sys.stderr)
+            return 2
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").exists():
         print(f"rune55 not found at {root} (set ZONKCAM_DATASETS)", file=sys.stderr)
@@ -395,6 +467,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     images = load_grey(items)
     args.work.mkdir(parents=True, exist_ok=True)
+    if further is not None:
+        twin = train_proposer(images, items, args.epochs_det, args.seed, net=further.train(), lr=1e-3)
+        torch.save(twin.state_dict(), args.work / "proposer.pt")
+        write_proposer(twin.eval(), args.proposer_further, args.out)
+        return _quantize(args.out, t0)
     proposer_onnx = args.classifier_from or args.proposer_from or args.work / "proposer.onnx"
     if args.classifier_from is None and args.proposer_from is None:
         export_proposer(train_proposer(images, items, args.epochs_det, args.seed), proposer_onnx)
@@ -418,11 +495,15 @@ def main(argv: list[str] | None = None) -> int:
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
         torch.save(classifier.state_dict(), args.work / "classifier.pt")
         export(proposer_onnx, classifier, args.out)
+    return _quantize(args.out, t0)
+
+
+def _quantize(out: Path, t0: float) -> int:
     kind, pictures = sample_pictures(CALIBRATION_IMAGES)
     print(f"quantizing to int8, calibrated on {len(pictures)} {kind}", file=sys.stderr)
-    quantize(args.out, args.out, pictures)
-    size = args.out.stat().st_size / 1e6
-    print(f"wrote {args.out} ({size:.2f} MB) in {(time.time() - t0) / 60:.1f} min", file=sys.stderr)
+    quantize(out, out, pictures)
+    size = out.stat().st_size / 1e6
+    print(f"wrote {out} ({size:.2f} MB) in {(time.time() - t0) / 60:.1f} min", file=sys.stderr)
     return 0
 
 

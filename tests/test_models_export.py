@@ -36,3 +36,47 @@ def test_classifier_alone_keeps_a_shipped_proposer(tmp_path):
     onnx.save(float_graph(onnx.load(str(DEFAULT_MODEL))), str(tmp_path / "float.onnx"))
     old, new = DiceModel(tmp_path / "float.onnx"), DiceModel(out)
     assert np.array_equal(old.propose(grey)[0], new.propose(grey)[0])
+
+
+def test_shipped_proposer_trains_further_and_keeps_the_classifier(tmp_path):
+    """`--proposer-further`: the shipped proposer's torch twin computes what onnxruntime does,
+    and its weights go back into the model with the face classifier left as it was."""
+    torch = pytest.importorskip("torch")
+    onnx = pytest.importorskip("onnx")
+    from zonkcam.models.quantize import float_graph
+    from zonkcam.models.train import proposer_twin, write_proposer
+    from zonkcam.vision.model import DEFAULT_MODEL, DiceModel
+
+    onnx.save(float_graph(onnx.load(str(DEFAULT_MODEL))), str(tmp_path / "float.onnx"))
+    old = DiceModel(tmp_path / "float.onnx")
+    grey = np.random.default_rng(0).uniform(0, 1, (96, 128)).astype(np.float32)
+    twin = proposer_twin(DEFAULT_MODEL)
+    with torch.no_grad():
+        out = twin(torch.from_numpy(grey[None, None]))[0].numpy()
+    heat, geometry = old.propose(grey)
+    assert np.abs(torch.sigmoid(torch.from_numpy(out[0])).numpy() - heat).max() < 1e-5
+    assert np.abs(out[1:] - geometry).max() < 1e-4
+
+    with torch.no_grad():  # a training step's worth of change
+        twin.head.bias += 0.5
+    write_proposer(twin, DEFAULT_MODEL, tmp_path / "further.onnx")
+    new = DiceModel(tmp_path / "further.onnx")
+    assert not np.allclose(new.propose(grey)[0], heat)
+    crops = np.random.default_rng(1).uniform(0, 1, (3, old.crop, old.crop)).astype(np.float32)
+    assert np.array_equal(new.classify(crops), old.classify(crops))
+    assert (new.stride, new.crop, new.reject_threshold) == (old.stride, old.crop, old.reject_threshold)
+
+
+@pytest.mark.parametrize("content", [None, b"not an onnx file"])
+def test_proposer_further_needs_a_model_it_can_read(tmp_path, capsys, content):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from zonkcam.models.train import main
+
+    model = tmp_path / "model.onnx"
+    if content is not None:
+        model.write_bytes(content)
+    assert main(["--proposer-further", str(model), "--out", str(tmp_path / "out.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot train {model} further" in err and "Traceback" not in err
+    assert not (tmp_path / "out.onnx").exists()
