@@ -47,3 +47,11 @@ def test_tune_says_what_is_missing(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit):  # argparse names the splits
         tune.main(["--split", "nope"])
     assert "fit" in capsys.readouterr().err
+
+
+def test_tune_breaks_a_one_picture_lead_by_f1():
+    from zonkcam.models.tune import choose
+
+    rows = [(227, 0.946, 0.25, 0.6, 0.3), (226, 0.954, 0.25, 0.3, 0.3), (220, 0.97, 0.5, 0.3, 0.3)]
+    assert choose(rows)[3] == 0.3  # one picture behind, better F1; six behind does not count
+    assert choose(rows[:1] + rows[2:]) == rows[0]
