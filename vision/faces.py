@@ -32,10 +32,10 @@ def patch_at(image: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray
         # and reads the same (rune55 held-out figures unchanged). Where the square leaves the
         # picture, the border is replicated after the first step, at its size, not before.
         side = 2 * PATCH
-        s = side / (x1 - x0)
-        top, left = (min(side - 1, round(max(-v, 0) * s)) for v in (y0, x0))
-        rh, rw = (max(1, min(side - start, round(n * s)))
-                  for n, start in zip(region.shape[:2], (top, left), strict=True))
+        sy, sx = side / (y1 - y0), side / (x1 - x0)  # rounding can make them differ by a pixel
+        top, left = min(side - 1, round(max(-y0, 0) * sy)), min(side - 1, round(max(-x0, 0) * sx))
+        rh = max(1, min(side - top, round(region.shape[0] * sy)))
+        rw = max(1, min(side - left, round(region.shape[1] * sx)))
         bottom, right = side - top - rh, side - left - rw
         region = cv2.resize(region, (rw, rh), interpolation=cv2.INTER_LINEAR)
         if top or bottom or left or right:
