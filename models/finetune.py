@@ -40,7 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.models.captures import set_by_person
-from zonkcam.models.quantize import CALIBRATION_IMAGES, float_graph, quantize
+from zonkcam.models.quantize import CALIBRATION_IMAGES, float_graph, quantize, replace_tensors
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at, upright
 
 TRAIN_EXTRA = "install the train extra: pip install 'zonkcam[train]'"
@@ -397,7 +397,7 @@ class OnnxClassifier:
     def write(self, twin, out: Path, metadata: dict[str, str]) -> None:
         """The base (float) graph with the classifier's tensors replaced by the twin's; all else
         kept."""
-        onnx, numpy_helper = _onnx()
+        onnx, _ = _onnx()
         model = onnx.ModelProto()
         model.CopyFrom(self.model)
         new = {}
@@ -407,10 +407,7 @@ class OnnxClassifier:
         w = twin.fc.weight.detach().numpy()
         new[self.fc["w"]] = w if self.fc["trans_b"] else w.T
         new[self.fc["b"]] = twin.fc.bias.detach().numpy()
-        for i, t in enumerate(model.graph.initializer):
-            if t.name in new:
-                model.graph.initializer[i].CopyFrom(
-                    numpy_helper.from_array(np.ascontiguousarray(new[t.name], np.float32), t.name))
+        replace_tensors(model, new)
         props = {p.key: p.value for p in model.metadata_props} | metadata
         del model.metadata_props[:]
         for key, value in props.items():

@@ -98,6 +98,17 @@ def float_graph(model):
     return m
 
 
+def replace_tensors(model, tensors: dict[str, np.ndarray]) -> None:
+    """Put new values into `model`'s initializers of those names (float32), in place: how a
+    net trained further goes back into the graph it was read from."""
+    from onnx import numpy_helper
+
+    for i, t in enumerate(model.graph.initializer):
+        if t.name in tensors:
+            model.graph.initializer[i].CopyFrom(
+                numpy_helper.from_array(np.ascontiguousarray(tensors[t.name], np.float32), t.name))
+
+
 def calibration_feeds(model_path: Path, images: Iterable[np.ndarray]) -> list[dict[str, np.ndarray]]:
     """One feed per picture: the proposer's input and the crops the reader cuts from it."""
     from zonkcam.vision.proposals import proposer_input

@@ -27,7 +27,13 @@ import torch
 from torch.nn import functional as F
 from zonkcam.models.augment import photometric, random_affine
 from zonkcam.models.nets import CROP, STRIDE, FaceClassifier, Proposer
-from zonkcam.models.quantize import CALIBRATION_IMAGES, float_graph, quantize, sample_pictures
+from zonkcam.models.quantize import (
+    CALIBRATION_IMAGES,
+    float_graph,
+    quantize,
+    replace_tensors,
+    sample_pictures,
+)
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
 from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die, render_scene
@@ -321,17 +327,13 @@ def write_proposer(twin: Proposer, base: Path, out: Path) -> None:
     """`base`'s float graph with the proposer's tensors replaced by the twin's; all else
     (the face classifier, metadata) kept."""
     import onnx
-    from onnx import numpy_helper
 
     model = float_graph(onnx.load(str(base)))
     new = {}
     for k, (w, b) in _proposer_convs(model).items():
         conv = twin.get_submodule(k)
         new[w], new[b] = conv.weight.detach().numpy(), conv.bias.detach().numpy()
-    for i, t in enumerate(model.graph.initializer):
-        if t.name in new:
-            model.graph.initializer[i].CopyFrom(
-                numpy_helper.from_array(np.ascontiguousarray(new[t.name], np.float32), t.name))
+    replace_tensors(model, new)
     onnx.checker.check_model(model)
     onnx.save(model, str(out))
 

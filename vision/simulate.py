@@ -704,10 +704,8 @@ def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
     if images is None:
         images = [p.parent.parent / "images" / (p.stem + ".jpg")
                   for p in sorted((root / "train" / "labels").glob("*.txt"))]
-        if not images:
-            raise FileNotFoundError(f"no rune55 labels under {root}/train/labels")
     if not images:
-        raise FileNotFoundError("no images to cut die faces from")
+        raise FileNotFoundError(f"no images to cut die faces from (rune55 at {root})")
     crops: dict[int, list[np.ndarray]] = {v: [] for v in range(1, 7)}
     for i in rng.permutation(len(images)):
         if all(len(c) >= per_value for c in crops.values()):
