@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
+from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.table import Polygon, TableConfig
@@ -191,7 +192,9 @@ class ThrowStream:
         self.last_image, self.last_unread = image, reading.rejected
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
-        return mark_geometry(reading.dice, table)
+        # the camera looks straight down: a top face that is not square is a cocked die
+        dice = mark_cocked(image, reading.dice, die_size(reading.dice))
+        return mark_geometry(dice, table)
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None

@@ -1,0 +1,122 @@
+"""Cocked dice in an overhead picture: a top face that is not square.
+
+A camera looking straight down sees the top face of a die lying flat as a square, wherever the
+die lies: the face is parallel to the picture, so perspective only scales it (a die far off the
+lens axis also shows a side, beside a square top). A die leaning on another or on the wall shows
+its top face shortened along the lean (cos of the lean: 0.77 at 40°) and a side face below it,
+darker since it faces away from the light. So a die is cocked when its silhouette is long, and
+the bright part of it, the top face, is shorter along the long axis than it is wide.
+
+This holds for overhead cameras only (the live stream); a photo taken at a slant foreshortens
+every face, so `Reader` does not apply it.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+from zonkcam.vision.dice import Die
+
+SIDE = 64  # px of the square looked at, which spans WINDOW die sides
+WINDOW = 2.4
+LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
+TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
+SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width
+MIN_STEP = 12.0  # grey levels between top face and side for a side to be seen at all
+OPEN = 9  # px: about a third of a die side in the patch
+
+
+def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+                   others: Sequence[tuple[float, float]] = ()) -> float | None:
+    """Length of the die's top face along its silhouette's long axis ÷ its width, when the
+    silhouette is long and a darker side shows; 1.0 for a square silhouette; None when it
+    cannot tell (the die merges with the wall or the table, or no side shows). `others`: the
+    centres of the other dice; a touching die is cut off where it is nearer its centre."""
+    k = SIDE / (WINDOW * side)
+    cx, cy = center
+    m = np.array([[k, 0, SIDE / 2 - k * cx], [0, k, SIDE / 2 - k * cy]], np.float32)
+    patch = cv2.warpAffine(image_bgr, m, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    # a die read twice (closer than a die can lie to another) is not a neighbour to cut off
+    near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
+            if 0.6 * side < math.hypot(ox - cx, oy - cy) < WINDOW * side]
+    blob = _silhouette(patch, near)
+    if blob is None:
+        return None
+    (bx, by), (bw, bh), angle = cv2.minAreaRect(blob)
+    width, length = sorted((bw, bh))
+    if width < 0.6 * k * side or length > TWO_DICE_ASPECT * width:
+        return None  # a piece of a die, or two dice
+    if length < LONG_ASPECT * width:
+        return 1.0
+    # Turn the silhouette so its long axis runs down the rows, then follow the grey level
+    # along it: the median of each row ignores the pips.
+    turn = angle + (90 if bw > bh else 0)
+    r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
+    r[:, 2] += (SIDE / 2 - bx, SIDE / 2 - by)
+    grey = cv2.warpAffine(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), r, (SIDE, SIDE),
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    half_w, half_l = round(0.35 * width), round(0.5 * length)
+    rows = grey[SIDE // 2 - half_l:SIDE // 2 + half_l, SIDE // 2 - half_w:SIDE // 2 + half_w]
+    if rows.size == 0:
+        return None
+    level = np.median(rows, axis=1)
+    level = np.convolve(level, np.ones(3) / 3, mode="same")[1:-1]
+    lo, hi = float(level.min()), float(level.max())
+    if hi - lo < MIN_STEP:
+        return None
+    top = int((level > (lo + hi) / 2).sum())
+    return top / width
+
+
+def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die]:
+    """`dice` with those whose top face is short (`top_face_ratio` ≤ `SHORT_TOP`) marked
+    `cocked` (no value: the rules decide what a cocked die means). `side`: the face side of a
+    die lying flat, in pixels."""
+    out = []
+    for d in dice:
+        if d.status in ("ok", "unreadable"):
+            others = [o.center for o in dice if o is not d]
+            ratio = top_face_ratio(image_bgr, d.center, side, others)
+            if ratio is not None and ratio <= SHORT_TOP:
+                d = replace(d, value=None, status="cocked")
+        out.append(d)
+    return out
+
+
+def _silhouette(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray | None:
+    """Contour of what stands out from the table at the centre of the patch, nearer its centre
+    than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
+    border (it is not one die alone)."""
+    lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
+                           lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
+    dist = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
+    mask = dist > max(20.0, 0.4 * float(np.percentile(dist, 95)))
+    if others:
+        ys, xs = np.mgrid[:SIDE, :SIDE].astype(np.float32) - SIDE / 2
+        mine = xs * xs + ys * ys
+        for ox, oy in others:
+            mask &= mine <= (xs - ox) ** 2 + (ys - oy) ** 2
+    mask = mask.astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    # cut a neighbour touching at a corner or along a short stretch
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    c = SIDE // 2
+    centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
+    centre[0] = 0
+    if n < 2 or centre.max() == 0:
+        return None
+    k = int(centre.argmax())
+    x, y, w, h, _ = stats[k]
+    if x == 0 or y == 0 or x + w == SIDE or y + h == SIDE:
+        return None
+    contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    return max(contours, key=cv2.contourArea)
+
