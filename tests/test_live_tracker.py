@@ -156,6 +156,22 @@ def test_mark_geometry_finds_stacks_and_dice_off_the_table():
     assert [(d.value, d.status) for d in dice] == [(3, "stacked"), (2, "off_table")]
 
 
+def test_a_die_read_twice_a_little_apart_is_one_die_not_a_stack():
+    # closer than dice side by side (26 px here), farther than a die can rest on another
+    dice = mark_geometry([die(3, 100, 100), die(3, 119, 100, conf=0.5)], TABLE)
+    assert [(d.value, d.status, d.center) for d in dice] == [(3, "ok", (100, 100))]
+
+
+def test_a_kept_die_whose_turn_is_measured_differently_in_place_is_kept():
+    t = started()
+    t.settle(SIX[:2], rolled=False)
+    turned = die(1, 101, 100, angle=35.0)  # a low-contrast face: its turn is less sure
+    thrown = [die(4, 400, 350), die(6, 250, 200), die(3, 150, 380), die(3, 320, 380)]
+    out = t.settle([turned, SIX[1], *thrown], rolled=True)
+    assert values(out.kept) == [1, 2] and values(out.thrown) == [3, 3, 4, 6]
+    assert out.flags == []
+
+
 def test_vote_needs_two_of_three_on_every_die():
     a = [die(1, 100, 100), die(2, 200, 100)]
     b = [die(1, 101, 100), die(3, 200, 101)]

@@ -34,6 +34,9 @@ from zonkcam.vision.dice import Die
 from zonkcam.vision.table import TableConfig, box_inside, inside
 
 FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
+STACKED = 0.6  # die sizes between the centres of a die and the one it rests on, at most
+TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
+STILL = 0.3  # of the match tolerance: a die this close to where one lay has not moved
 Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
 
 
@@ -87,15 +90,17 @@ def mark_geometry(dice: list[Die], table: TableConfig | None) -> list[Die]:
 
     A die whose face crosses the table edge is `off_table`. Two dice much closer than one die
     size cannot both lie flat: the one read with more confidence is on top (`stacked`) and the
-    other, mostly hidden, is dropped.
+    other, mostly hidden, is dropped. Two a little farther apart, but still closer than dice
+    touching side by side, are one die read twice (the proposer can find a low-contrast face
+    twice, some 0.7 of a die apart); no die can rest on another that far off its centre.
     """
     size = die_size(dice)
     out: list[Die] = []
     for d in sorted(dice, key=lambda d: -d.confidence):
-        below = next((o for o in out if _dist(o, d) < 0.6 * size), None)
-        if below is not None:
-            if below.status == "ok":
-                out[out.index(below)] = replace(below, status="stacked")
+        near = next((o for o in out if _dist(o, d) < TWICE * size), None)
+        if near is not None:
+            if near.status == "ok" and _dist(near, d) < STACKED * size:
+                out[out.index(near)] = replace(near, status="stacked")
             continue
         out.append(d)
     if table is not None:
@@ -240,11 +245,15 @@ class ThrowTracker:
                *, angles: bool, faces: bool = True, colours: bool = False
                ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """Greedy nearest one-to-one matching of dice (of the same face unless `faces` is
-        False; see `_same_face` for `colours`): (pairs, old left, new left)."""
+        False; see `_same_face` for `colours`): (pairs, old left, new left). With `angles`,
+        dice farther apart than `STILL` × `tol` must also be turned alike: one that has not
+        moved at all is the same die however its turn was measured (a face of about the
+        table's grey, a red die on green felt, is placed surely but turned by ±20°)."""
         cands = sorted(
-            (_dist(a, b, shift), i, j) for i, a in enumerate(old) for j, b in enumerate(new)
+            (dist, i, j) for i, a in enumerate(old) for j, b in enumerate(new)
             if (not faces or _same_face(a, b, colours))
-            and (not angles or _angle_close(a, b, self.angle_tol)))
+            and ((dist := _dist(a, b, shift)) <= STILL * tol or not angles
+                 or _angle_close(a, b, self.angle_tol)))
         used_a: set[int] = set()
         used_b: set[int] = set()
         pairs = []
