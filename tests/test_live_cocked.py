@@ -56,6 +56,14 @@ def test_a_leaning_die_is_marked_cocked_without_a_value(angle, lean):
     assert marked.status == "cocked" and marked.value is None
 
 
+def test_a_flat_die_beside_its_own_shadow_is_not_cocked():
+    image = table()
+    shadow = image[100 - SIDE // 2 + 4:100 + SIDE // 2 + 16, 120 - SIDE // 2 + 4:120 + SIDE // 2 + 4]
+    shadow[:] = shadow // 2  # a lamp low on one side: the felt, darker
+    put(image, 120, 100, 0)
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
 def test_two_touching_flat_dice_are_not_one_cocked_die():
     image = table()
     put(image, 100, 100, 0)

@@ -24,9 +24,12 @@ SIDE = 64  # px of the square looked at, which spans WINDOW die sides
 WINDOW = 2.4
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
-SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width
+SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width...
+LEAST_TOP = 0.4  # ...and at least this (cos 66°: leaning farther, it lies on its side)
 MIN_STEP = 12.0  # grey levels between top face and side for a side to be seen at all
+L_WEIGHT = 0.5  # a shadow is the table darker: lightness counts half, colour in full
 OPEN = 9  # px: about a third of a die side in the patch
+_YS, _XS = np.mgrid[:SIDE, :SIDE].astype(np.float32) - SIDE / 2
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -73,7 +76,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
 
 
 def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die]:
-    """`dice` with those whose top face is short (`top_face_ratio` ≤ `SHORT_TOP`) marked
+    """`dice` with those whose top face is short (`top_face_ratio` in `LEAST_TOP..SHORT_TOP`) marked
     `cocked` (no value: the rules decide what a cocked die means). `side`: the face side of a
     die lying flat, in pixels."""
     out = []
@@ -81,7 +84,7 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
         if d.status in ("ok", "unreadable"):
             others = [o.center for o in dice if o is not d]
             ratio = top_face_ratio(image_bgr, d.center, side, others)
-            if ratio is not None and ratio <= SHORT_TOP:
+            if ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP:
                 d = replace(d, value=None, status="cocked")
         out.append(d)
     return out
@@ -94,13 +97,12 @@ def _silhouette(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
                            lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
-    dist = np.linalg.norm(lab - np.median(ring, axis=0), axis=2)
+    diff = lab - np.median(ring, axis=0)
+    diff[..., 0] *= L_WEIGHT
+    dist = np.linalg.norm(diff, axis=2)
     mask = dist > max(20.0, 0.4 * float(np.percentile(dist, 95)))
-    if others:
-        ys, xs = np.mgrid[:SIDE, :SIDE].astype(np.float32) - SIDE / 2
-        mine = xs * xs + ys * ys
-        for ox, oy in others:
-            mask &= mine <= (xs - ox) ** 2 + (ys - oy) ** 2
+    for ox, oy in others:  # nearer its centre than theirs: |p|² ≤ |p - o|²
+        mask &= _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
     mask = mask.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # cut a neighbour touching at a corner or along a short stretch

@@ -36,7 +36,7 @@ from zonkcam.vision.table import TableConfig, box_inside, inside
 FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
 STACKED = 0.6  # die sizes between the centres of a die and the one it rests on, at most
 TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
-STILL = 0.3  # of the match tolerance: a die this close to where one lay has not moved
+STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
 Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
 
 
@@ -249,11 +249,16 @@ class ThrowTracker:
         dice farther apart than `STILL` × `tol` must also be turned alike: one that has not
         moved at all is the same die however its turn was measured (a face of about the
         table's grey, a red die on green felt, is placed surely but turned by ±20°)."""
-        cands = sorted(
-            (dist, i, j) for i, a in enumerate(old) for j, b in enumerate(new)
-            if (not faces or _same_face(a, b, colours))
-            and ((dist := _dist(a, b, shift)) <= STILL * tol or not angles
-                 or _angle_close(a, b, self.angle_tol)))
+        cands = []
+        for i, a in enumerate(old):
+            for j, b in enumerate(new):
+                dist = _dist(a, b, shift)
+                if faces and not _same_face(a, b, colours):
+                    continue
+                if angles and dist > STILL * tol and not _angle_close(a, b, self.angle_tol):
+                    continue
+                cands.append((dist, i, j))
+        cands.sort()
         used_a: set[int] = set()
         used_b: set[int] = set()
         pairs = []
