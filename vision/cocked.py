@@ -19,6 +19,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
+from zonkcam.vision.throws import STACKED
 
 SIDE = 64  # px of the square looked at, which spans WINDOW die sides
 WINDOW = 2.4
@@ -43,9 +44,9 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     m = np.array([[k, 0, SIDE / 2 - k * cx], [0, k, SIDE / 2 - k * cy]], np.float32)
     patch = cv2.warpAffine(image_bgr, m, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-    # a die read twice (closer than a die can lie to another) is not a neighbour to cut off
+    # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
-            if 0.6 * side < math.hypot(ox - cx, oy - cy) < WINDOW * side]
+            if STACKED * side < math.hypot(ox - cx, oy - cy) < WINDOW * side]
     blob = _silhouette(patch, near)
     if blob is None:
         return None
