@@ -84,3 +84,24 @@ def test_a_die_the_table_hides_is_left_alone():
     image = np.full((200, 240, 3), 235, np.uint8)  # a white die on white paper: nothing shows
     put(image, 120, 100, 0, lean=45)
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+def test_the_stream_reports_cocked_dice_the_recognizer_reads_as_values():
+    """Simulated throws each resting one die against the wall, read by the shipped model
+    (which has no cocked class): the stream's look at the top face flags them."""
+    from zonkcam.vision.read import Reader
+    from zonkcam.vision.simulate import SimConfig, Simulation
+    from zonkcam.vision.simulate_eval import score
+    from zonkcam.vision.stream import ThrowStream
+    from zonkcam.vision.table import TableConfig
+
+    config = SimConfig(seed=101, throws=3, p_off_table=0, p_cocked=1.0, p_stacked=0,
+                       p_disturbance=0, p_nudge=0)
+    sim = Simulation(config)
+    region = sim.truth["table"]
+    table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
+    stream = ThrowStream(Reader(), table, dice_count=config.dice)
+    events = [e for t, f in sim.frames() if (e := stream.feed(f, t))]
+    result = score(events, sim.truth)
+    assert result.exact == result.throws == 3, result.misses
+    assert [e.flags for e in events] == [["cocked"]] * 3
