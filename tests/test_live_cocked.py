@@ -56,6 +56,16 @@ def test_a_leaning_die_is_marked_cocked_without_a_value(angle, lean):
     assert marked.status == "cocked" and marked.value is None
 
 
+def test_a_big_die_in_a_camera_still_is_judged_alike():
+    # a die 108 px across: the window is area-averaged down (`faces.patch_at`), not sampled
+    image = table()
+    put(image, 80, 100, 20)
+    put(image, 170, 100, 20, lean=45)
+    big = cv2.resize(image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    marked = mark_cocked(big, [die(240, 300), die(510, 300)], 3 * SIDE)
+    assert [d.status for d in marked] == ["ok", "cocked"]
+
+
 def test_a_flat_die_beside_its_own_shadow_is_not_cocked():
     image = table()
     shadow = image[100 - SIDE // 2 + 4:100 + SIDE // 2 + 16, 120 - SIDE // 2 + 4:120 + SIDE // 2 + 4]

@@ -19,10 +19,10 @@ from dataclasses import replace
 import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
+from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
 from zonkcam.vision.throws import STACKED
 
-SIDE = 64  # px of the square looked at, which spans WINDOW die sides
-WINDOW = 2.4
+WINDOW = 2.4  # die sides spanned by the square looked at (`faces.PATCH` px)
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
 SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width...
@@ -30,7 +30,7 @@ LEAST_TOP = 0.4  # ...and at least this (cos 66°: leaning farther, it lies on i
 MIN_STEP = 12.0  # grey levels between top face and side for a side to be seen at all
 L_WEIGHT = 0.5  # a shadow is the table darker: lightness counts half, colour in full
 OPEN = 9  # px: about a third of a die side in the patch
-_YS, _XS = np.mgrid[:SIDE, :SIDE].astype(np.float32) - SIDE / 2
+_YS, _XS = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -39,11 +39,10 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     silhouette is long and a darker side shows; 1.0 for a square silhouette; None when it
     cannot tell (the die merges with the wall or the table, or no side shows). `others`: the
     centres of the other dice; a touching die is cut off where it is nearer its centre."""
-    k = SIDE / (WINDOW * side)
+    k = PATCH / (WINDOW * side)
     cx, cy = center
-    m = np.array([[k, 0, SIDE / 2 - k * cx], [0, k, SIDE / 2 - k * cy]], np.float32)
-    patch = cv2.warpAffine(image_bgr, m, (SIDE, SIDE), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
+    # the reader's face patch, wider: a die of `side` spans PATCH / WINDOW of it
+    patch = patch_at(image_bgr, cx, cy, side * WINDOW / PATCH_MARGIN)
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < WINDOW * side]
@@ -60,11 +59,12 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     # along it: the median of each row ignores the pips.
     turn = angle + (90 if bw > bh else 0)
     r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
-    r[:, 2] += (SIDE / 2 - bx, SIDE / 2 - by)
-    grey = cv2.warpAffine(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), r, (SIDE, SIDE),
+    r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
+    grey = cv2.warpAffine(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), r, (PATCH, PATCH),
                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     half_w, half_l = round(0.35 * width), round(0.5 * length)
-    rows = grey[SIDE // 2 - half_l:SIDE // 2 + half_l, SIDE // 2 - half_w:SIDE // 2 + half_w]
+    c = PATCH // 2
+    rows = grey[c - half_l:c + half_l, c - half_w:c + half_w]
     if rows.size == 0:
         return None
     level = np.median(rows, axis=1)
@@ -110,14 +110,14 @@ def _silhouette(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    c = SIDE // 2
+    c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0
     if n < 2 or centre.max() == 0:
         return None
     k = int(centre.argmax())
     x, y, w, h, _ = stats[k]
-    if x == 0 or y == 0 or x + w == SIDE or y + h == SIDE:
+    if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
         return None
     contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)

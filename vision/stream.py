@@ -11,7 +11,9 @@ or a stand-in in tests). A camera with a small stream for motion and a full-reso
 reading (the Pi camera's lores and main) passes `full=camera.still` to `feed`: motion runs on
 the small frames, dice are read from full-resolution pictures, and events are in their pixels.
 The quorum reads the last frames of the still window as they arrive
-(the second half of it) and, when they disagree, the frames after the settle.
+(the second half of it) and, when they disagree, the frames after the settle. Each read is
+then checked for what only a camera looking down can tell: stacks and dice read twice
+(`throws.mark_geometry`), dice off the table, and cocked dice (`vision.cocked`).
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
