@@ -2,39 +2,8 @@
 import cv2
 import numpy as np
 import pytest
+from overhead_helpers import SIDE, die, put, table
 from zonkcam.vision.cocked import mark_cocked, top_face_ratio
-from zonkcam.vision.dice import Die
-
-SIDE = 36
-
-
-def table(w: int = 240, h: int = 200) -> np.ndarray:
-    rng = np.random.default_rng(0)
-    felt = np.full((h, w, 3), (40, 110, 40), np.float32) + rng.normal(0, 4, (h, w, 1))
-    return np.clip(felt, 0, 255).astype(np.uint8)
-
-
-def put(image: np.ndarray, cx: float, cy: float, angle: float, lean: float = 0.0) -> None:
-    """A white die at (cx, cy) turned by `angle`; leaning by `lean` degrees, its top face is
-    shortened by cos(lean) and a grey side of sin(lean) shows below it."""
-    top = round(SIDE * np.cos(np.radians(lean)))
-    side = round(SIDE * np.sin(np.radians(lean)))
-    sprite = np.full((top + side, SIDE, 3), 235, np.uint8)
-    sprite[top:] = 140
-    cv2.circle(sprite, (SIDE // 2, top // 2), 4, (20, 20, 20), -1)
-    h = sprite.shape[0]
-    m = cv2.getRotationMatrix2D((SIDE / 2, h / 2), angle, 1.0)
-    m[:, 2] += (cx - SIDE / 2, cy - h / 2)
-    size = image.shape[1::-1]
-    warped = cv2.warpAffine(sprite, m, size)
-    mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
-    image[mask > 127] = warped[mask > 127]
-
-
-def die(cx: float, cy: float, value: int = 1) -> Die:
-    half = SIDE * 0.7
-    return Die(value, "white", 0.9, 0.9, (round(cx - half), round(cy - half),
-               round(cx + half), round(cy + half)), (cx, cy), 0.0, "ok")
 
 
 @pytest.mark.parametrize("angle", [0, 25, 70])

@@ -12,25 +12,20 @@ every face, so `Reader` does not apply it.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 
 import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
-from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
-from zonkcam.vision.throws import STACKED
+from zonkcam.vision.faces import PATCH
+from zonkcam.vision.silhouette import silhouette
 
-WINDOW = 2.4  # die sides spanned by the square looked at (`faces.PATCH` px)
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
 SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width...
 LEAST_TOP = 0.4  # ...and at least this (cos 66°: leaning farther, it lies on its side)
 MIN_STEP = 12.0  # grey levels between top face and side for a side to be seen at all
-L_WEIGHT = 0.5  # a shadow is the table darker: lightness counts half, colour in full
-OPEN = 9  # px: about a third of a die side in the patch
-_YS, _XS = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -39,19 +34,12 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     silhouette is long and a darker side shows; 1.0 for a square silhouette; None when it
     cannot tell (the die merges with the wall or the table, or no side shows). `others`: the
     centres of the other dice; a touching die is cut off where it is nearer its centre."""
-    k = PATCH / (WINDOW * side)
-    cx, cy = center
-    # the reader's face patch, wider: a die of `side` spans PATCH / WINDOW of it
-    patch = patch_at(image_bgr, cx, cy, side * WINDOW / PATCH_MARGIN)
-    # a die on top of this one, or this one read twice, is not a neighbour to cut off
-    near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
-            if STACKED * side < math.hypot(ox - cx, oy - cy) < WINDOW * side]
-    blob = _silhouette(patch, near)
-    if blob is None:
+    found = silhouette(image_bgr, center, side, others)
+    if found is None:
         return None
-    (bx, by), (bw, bh), angle = cv2.minAreaRect(blob)
+    (bx, by), (bw, bh), angle = cv2.minAreaRect(found.contour)
     width, length = sorted((bw, bh))
-    if width < 0.6 * k * side or length > TWO_DICE_ASPECT * width:
+    if width < 0.6 * found.side or length > TWO_DICE_ASPECT * width:
         return None  # a piece of a die, or two dice
     if length < LONG_ASPECT * width:
         return 1.0
@@ -60,7 +48,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     turn = angle + (90 if bw > bh else 0)
     r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
     r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
-    grey = cv2.warpAffine(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), r, (PATCH, PATCH),
+    grey = cv2.warpAffine(cv2.cvtColor(found.patch, cv2.COLOR_BGR2GRAY), r, (PATCH, PATCH),
                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     half_w, half_l = round(0.35 * width), round(0.5 * length)
     c = PATCH // 2
@@ -89,37 +77,4 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
                 d = replace(d, value=None, status="cocked")
         out.append(d)
     return out
-
-
-def _silhouette(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray | None:
-    """Contour of what stands out from the table at the centre of the patch, nearer its centre
-    than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
-    border (it is not one die alone)."""
-    lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
-                           lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
-    diff = lab - np.median(ring, axis=0)
-    diff[..., 0] *= L_WEIGHT
-    dist = np.linalg.norm(diff, axis=2)
-    mask = dist > max(20.0, 0.4 * float(np.percentile(dist, 95)))
-    for ox, oy in others:  # nearer its centre than theirs: |p|² ≤ |p - o|²
-        mask &= _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
-    mask = mask.astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    # cut a neighbour touching at a corner or along a short stretch
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    c = PATCH // 2
-    centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
-    centre[0] = 0
-    if n < 2 or centre.max() == 0:
-        return None
-    k = int(centre.argmax())
-    x, y, w, h, _ = stats[k]
-    if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
-        return None
-    contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
-    return max(contours, key=cv2.contourArea)
 

@@ -13,7 +13,8 @@ the small frames, dice are read from full-resolution pictures, and events are in
 The quorum reads the last frames of the still window as they arrive
 (the second half of it) and, when they disagree, the frames after the settle. Each read is
 then checked for what only a camera looking down can tell: stacks and dice read twice
-(`throws.mark_geometry`), dice off the table, and cocked dice (`vision.cocked`).
+(`throws.mark_geometry`), dice off the table, cocked dice (`vision.cocked`) and, when a die is
+missing from the count, a die hidden under another (`vision.stacked`).
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
@@ -32,8 +33,16 @@ import numpy as np
 from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig
-from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker, die_size, mark_geometry
+from zonkcam.vision.throws import (
+    FLAGS,
+    ThrowEvent,
+    ThrowTracker,
+    count_dice,
+    die_size,
+    mark_geometry,
+)
 
 
 class DiceReader(Protocol):
@@ -195,8 +204,13 @@ class ThrowStream:
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
         dice = mark_geometry(reading.dice, table)
-        # the camera looks straight down: a top face that is not square is a cocked die
-        return mark_cocked(image, dice, die_size(dice))
+        # the camera looks straight down: a top face that is not square is a cocked die, and
+        # a die missing from the count may lie under one that covers more table than the rest
+        side = die_size(dice)
+        dice = mark_cocked(image, dice, side)
+        if self.tracker.dice_count is None:
+            return dice
+        return mark_stacked(image, dice, side, self.tracker.dice_count - count_dice(dice))
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None

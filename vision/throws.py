@@ -85,6 +85,11 @@ def die_size(dice: list[Die], default: float = 30.0) -> float:
     return statistics.median(sides) if sides else default
 
 
+def count_dice(dice: list[Die]) -> int:
+    """How many dice these are: a stacked one stands for two (the one below is hidden)."""
+    return sum(2 if d.status == "stacked" else 1 for d in dice)
+
+
 def mark_geometry(dice: list[Die], table: TableConfig | None) -> list[Die]:
     """Statuses the reader cannot know or may miss: off the table, and stacked.
 
@@ -218,7 +223,7 @@ class ThrowTracker:
     def _throw(self, thrown: list[Die], kept: list[Die], removed: list[Die], *,
                moved_kept: bool, rolled: bool) -> Outcome:
         on_table = thrown + kept
-        count = sum(2 if d.status == "stacked" else 1 for d in on_table)
+        count = count_dice(on_table)
         lost = self.dice_count is not None and count < self.dice_count
         if not self._count_given and (self.dice_count is None or count > self.dice_count):
             self.dice_count = count
