@@ -305,3 +305,30 @@ def test_an_unsure_die_is_also_read_turned_half_round():
     out = reader._second_look(image, found)
     assert int(np.argmax(out[0].probs[1:])) + 1 == 3
     assert out[0].proposal is found[0].proposal
+
+
+def test_a_die_proposed_at_twice_the_size_of_the_others_is_read_again_at_theirs():
+    reader = Reader()
+    reader.reject_threshold = 0.5
+    face = slice(7, 33)  # the face spans crop / 1.5 px at the centre of a 40-px crop
+
+    class Stub:  # a sure six where the face fills the crop's face area, else "one"
+        crop = reader.model.crop
+        crop_margin = reader.model.crop_margin
+
+        def classify(self, crops):
+            full = np.array([c[face, face].mean() > 0.8 for c in crops])
+            six = np.array([0.01, 0, 0, 0, 0, 0, 0.99], np.float32)
+            one = np.array([0.05, 0.9, 0.01, 0.01, 0.01, 0.01, 0.01], np.float32)
+            return np.where(full[:, None], six, one)
+
+    reader.model = Stub()
+    image = np.full((240, 320, 3), 128, np.uint8)
+    image[100:140, 230:270] = 235  # a 40-px die, proposed at 80 px
+    found = [cand(60, 60, 40, 0.9), cand(120, 60, 40, 0.9), cand(180, 60, 42, 0.9),
+             cand(250, 120, 80, 0.9)]
+    out = reader._second_look(image, found)
+    assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [1, 1, 1, 6]
+    assert out[3].proposal is found[3].proposal  # the proposer's box is kept
+    # two dice give no size to go by: the big one is taken as proposed
+    assert reader._second_look(image, [found[0], found[3]])[1] is found[3]
