@@ -13,8 +13,10 @@ the small frames, dice are read from full-resolution pictures, and events are in
 The quorum reads the last frames of the still window as they arrive
 (the second half of it) and, when they disagree, the frames after the settle. Each read is
 then checked for what only a camera looking down can tell: stacks and dice read twice
-(`throws.mark_geometry`), dice off the table, cocked dice (`vision.cocked`) and, when a die is
-missing from the count, a die hidden under another (`vision.stacked`).
+(`throws.mark_geometry`), dice off the table, and cocked dice (`vision.cocked`). The settled
+dice are the quorum's, checked against the last settle where the picture has not changed
+(a die cannot come or go without changing it), and, when a die is missing from the count,
+one is looked for under another (`vision.stacked`).
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+import cv2
 import numpy as np
 from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die, Reading
@@ -37,12 +40,15 @@ from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig
 from zonkcam.vision.throws import (
     FLAGS,
+    TWICE,
     ThrowEvent,
     ThrowTracker,
     count_dice,
     die_size,
     mark_geometry,
 )
+
+SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
 
 
 class DiceReader(Protocol):
@@ -115,6 +121,21 @@ def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
     return sorted(dice, key=lambda d: (d.center[1], d.center[0])), agreed
 
 
+def unchanged(a: np.ndarray, b: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """Whether two pictures show the same thing in `box`: their grey levels there correlate
+    (at least `SAME_PICTURE`) once each is taken from its mean, so a change of light does not
+    count, a die taken away from plain table does."""
+    h, w = a.shape[:2]
+    x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    pa, pb = (cv2.cvtColor(p[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+              if p.ndim == 3 else p[y0:y1, x0:x1].astype(np.float32) for p in (a, b))
+    pa, pb = pa - pa.mean(), pb - pb.mean()
+    norm = float(np.sqrt((pa * pa).sum() * (pb * pb).sum()))
+    return norm > 0 and float((pa * pb).sum()) / norm >= SAME_PICTURE
+
+
 def _gap(group: dict[int, Die], d: Die) -> float:
     last = group[max(group)]
     return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
@@ -144,6 +165,8 @@ class ThrowStream:
         self._size: tuple[int, int] | None = None
         self.last_image: np.ndarray | None = None  # the last picture read: a throw's evidence
         self.last_unread: list[Die] = []  # die-shaped things in it not read as pip dice (capture)
+        self._settled: tuple[np.ndarray, list[Die]] | None = None  # the last settle's picture, dice
+        self._side: float | None = None  # the dice's face side (px), from a settle of 3 or more
 
     @property
     def expecting(self) -> bool:
@@ -203,14 +226,9 @@ class ThrowStream:
         self.last_image, self.last_unread = image, reading.rejected
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
-        dice = mark_geometry(reading.dice, table)
-        # the camera looks straight down: a top face that is not square is a cocked die, and
-        # a die missing from the count may lie under one that covers more table than the rest
-        side = die_size(dice)
-        dice = mark_cocked(image, dice, side)
-        if self.tracker.dice_count is None:
-            return dice
-        return mark_stacked(image, dice, side, self.tracker.dice_count - count_dice(dice))
+        dice = mark_geometry(reading.dice, table, self._side)
+        # the camera looks straight down: a top face that is not square is a cocked die
+        return mark_cocked(image, dice, die_size(dice))
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None
@@ -220,6 +238,16 @@ class ThrowStream:
         if not agreed and len(self._reads) < self.max_reads:
             return None
         self._reads = None
+        image = self.last_image
+        assert image is not None  # set by the reads
+        dice = self._in_place(dice, image)
+        if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
+            self._side = die_size(dice)
+        if self.tracker.dice_count is not None:
+            # a die missing from the count may lie under one that covers more table than the rest
+            missing = self.tracker.dice_count - count_dice(dice)
+            dice = mark_stacked(image, dice, die_size(dice), missing)
+        self._settled = (image, dice)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled)
@@ -232,4 +260,26 @@ class ThrowStream:
         self.stats.flags.update(outcome.flags)
         return ThrowEvent(t=t, frame=self._index, thrown=outcome.thrown, kept=outcome.kept,
                           removed=outcome.removed, flags=outcome.flags, quorum=agreed)
+
+    def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
+        """The quorum's dice, checked against the last settle where the picture has not
+        changed since (`unchanged`): nothing takes a die away, or brings one, without changing
+        the picture where it lies. A die of the last settle not found now (none read within
+        `TWICE` die sizes of it) is still there: the recognizer missed it this time (a red die
+        on green felt is about the felt's grey), and it keeps its last reading. A die found now
+        that was not then is not new: the recognizer missed it then, or reads part of a die
+        as one now (a pip of a two as a one), and it is left out, as it was then."""
+        if self._settled is None or self._settled[0].shape != image.shape:
+            return dice
+        before_image, before = self._settled
+        size = self._side or die_size(before + dice)
+
+        def alone(d: Die, others: list[Die]) -> bool:
+            return all(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1])
+                       > TWICE * size for o in others)
+
+        missed = [d for d in before if alone(d, dice) and unchanged(before_image, image, d.box)]
+        found = [d for d in dice
+                 if not (alone(d, before) and unchanged(before_image, image, d.box))]
+        return sorted(found + missed, key=lambda d: (d.center[1], d.center[0]))
 

@@ -90,7 +90,8 @@ def count_dice(dice: list[Die]) -> int:
     return sum(2 if d.status == "stacked" else 1 for d in dice)
 
 
-def mark_geometry(dice: list[Die], table: TableConfig | None) -> list[Die]:
+def mark_geometry(dice: list[Die], table: TableConfig | None,
+                  size: float | None = None) -> list[Die]:
     """Statuses the reader cannot know or may miss: off the table, and stacked.
 
     A die whose face crosses the table edge is `off_table`. Two dice much closer than one die
@@ -98,8 +99,9 @@ def mark_geometry(dice: list[Die], table: TableConfig | None) -> list[Die]:
     other, mostly hidden, is dropped. Two a little farther apart, but still closer than dice
     touching side by side, are one die read twice (the proposer can find a low-contrast face
     twice, some 0.7 of a die apart); no die can rest on another that far off its centre.
+    `size`: the dice's face side in pixels, if known better than from these dice.
     """
-    size = die_size(dice)
+    size = size or die_size(dice)
     out: list[Die] = []
     for d in sorted(dice, key=lambda d: -d.confidence):
         near = next((o for o in out if _dist(o, d) < TWICE * size), None)

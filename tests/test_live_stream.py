@@ -1,0 +1,84 @@
+"""The stream's settled dice against the last settle's: a die cannot come or go unseen."""
+import numpy as np
+from overhead_helpers import die, put, table
+from zonkcam.vision.dice import Die, Reading
+from zonkcam.vision.stream import ThrowStream, unchanged
+
+
+class Unused:
+    def read(self, image, table=None):
+        raise AssertionError("not read in these tests")
+
+
+class Scripted:
+    """Reads the given dice from any picture."""
+
+    def __init__(self, dice):
+        self.dice = dice
+
+    def read(self, image, table=None):
+        return Reading(image.shape[1], image.shape[0], list(self.dice))
+
+
+def frame(seed: int, gain: float = 1.0, dice=((60, 60), (160, 100))) -> np.ndarray:
+    """The same dice on felt, with fresh sensor noise and the light at `gain`."""
+    image = table(240, 200)
+    for i, (x, y) in enumerate(dice):
+        put(image, x, y, 20 * i)
+    noise = np.random.default_rng(seed).normal(0, 3, image.shape)
+    return np.clip(image * gain + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_die_missed_where_the_picture_has_not_changed_keeps_its_last_reading():
+    stream = ThrowStream(Unused())
+    before = [die(60, 60, 3), die(160, 100, 5)]
+    stream._settled = (frame(0), before)
+    # the next settle misses the five; the light has dimmed a little
+    now = stream._in_place([die(60, 61, 3)], frame(1, gain=0.9))
+    assert [(d.value, d.center) for d in now] == [(3, (60, 61)), (5, (160, 100))]
+
+
+def test_a_die_taken_away_is_not_kept():
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
+    taken = frame(1, dice=((60, 60),))
+    assert [d.value for d in stream._in_place([die(60, 60, 3)], taken)] == [3]
+
+
+def test_a_die_read_where_nothing_changed_since_the_last_settle_is_not_new():
+    # the five lay there unread at the last settle (or a pip of it is read as a die now)
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3)])
+    now = stream._in_place([die(60, 60, 3), die(160, 100, 5)], frame(1))
+    assert [d.value for d in now] == [3]
+    # a die thrown there since is new
+    stream._settled = (frame(0, dice=((60, 60),)), [die(60, 60, 3)])
+    now = stream._in_place([die(60, 60, 3), die(160, 100, 5)], frame(1))
+    assert [d.value for d in now] == [3, 5]
+
+
+def test_a_die_read_a_little_way_off_is_that_die_not_another():
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
+    now = stream._in_place([die(60, 60, 3), die(170, 100, 5)], frame(1))
+    assert [d.center for d in now] == [(60, 60), (170, 100)]
+
+
+def test_unchanged_tells_a_die_from_bare_table_under_changing_light():
+    box = (142, 82, 178, 118)
+    assert unchanged(frame(0), frame(1, gain=1.2), box)
+    assert not unchanged(frame(0), frame(1, dice=((60, 60),)), box)
+    assert not unchanged(frame(0), frame(1), (238, 0, 240, 2))  # too small to tell
+
+
+def test_dice_read_small_are_judged_by_the_size_of_the_dice_settled_before():
+    # one two, proposed twice at its pips (boxes 20 px for a 36-px die), 23 px apart: alone,
+    # they look like two dice; once a settle of three or more has shown the dice's size, one
+    def pip(x: float, y: float, confidence: float) -> Die:
+        return Die(2, "white", confidence, 0.9, (x - 10, y - 10, x + 10, y + 10), (x, y), 0.0, "ok")
+
+    pips = [pip(100, 100, 0.9), pip(116, 116, 0.8)]
+    stream = ThrowStream(Scripted(pips))
+    assert len(stream._read(frame(0))) == 2
+    stream._side = 36.0
+    assert [d.center for d in stream._read(frame(0))] == [(100, 100)]
