@@ -39,3 +39,22 @@ def die(cx: float, cy: float, value: int = 1) -> Die:
     half = SIDE * 0.7
     return Die(value, "white", 0.9, 0.9, (round(cx - half), round(cy - half),
                round(cx + half), round(cy + half)), (cx, cy), 0.0, "ok")
+
+
+def recognised_throws(**special: float):
+    """Three simulated throws (seed 101, no disturbances) read by the shipped model through
+    the stream: (events, score). `special`: the chances of special throws, e.g. p_cocked=1."""
+    from zonkcam.vision.read import Reader
+    from zonkcam.vision.simulate import SimConfig, Simulation
+    from zonkcam.vision.simulate_eval import score
+    from zonkcam.vision.stream import ThrowStream
+    from zonkcam.vision.table import TableConfig
+
+    chances = {"p_off_table": 0, "p_cocked": 0, "p_stacked": 0, **special}
+    config = SimConfig(seed=101, throws=3, p_disturbance=0, p_nudge=0, **chances)
+    sim = Simulation(config)
+    region = sim.truth["table"]
+    table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
+    stream = ThrowStream(Reader(), table, dice_count=config.dice)
+    events = [e for t, f in sim.frames() if (e := stream.feed(f, t))]
+    return events, score(events, sim.truth)

@@ -2,7 +2,7 @@
 import cv2
 import numpy as np
 import pytest
-from overhead_helpers import SIDE, die, put, table
+from overhead_helpers import SIDE, die, put, recognised_throws, table
 from zonkcam.vision.cocked import mark_cocked, top_face_ratio
 
 
@@ -68,19 +68,6 @@ def test_a_die_the_table_hides_is_left_alone():
 def test_the_stream_reports_cocked_dice_the_recognizer_reads_as_values():
     """Simulated throws each resting one die against the wall, read by the shipped model
     (which has no cocked class): the stream's look at the top face flags them."""
-    from zonkcam.vision.read import Reader
-    from zonkcam.vision.simulate import SimConfig, Simulation
-    from zonkcam.vision.simulate_eval import score
-    from zonkcam.vision.stream import ThrowStream
-    from zonkcam.vision.table import TableConfig
-
-    config = SimConfig(seed=101, throws=3, p_off_table=0, p_cocked=1.0, p_stacked=0,
-                       p_disturbance=0, p_nudge=0)
-    sim = Simulation(config)
-    region = sim.truth["table"]
-    table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
-    stream = ThrowStream(Reader(), table, dice_count=config.dice)
-    events = [e for t, f in sim.frames() if (e := stream.feed(f, t))]
-    result = score(events, sim.truth)
+    events, result = recognised_throws(p_cocked=1.0)
     assert result.exact == result.throws == 3, result.misses
     assert [e.flags for e in events] == [["cocked"]] * 3

@@ -1,6 +1,6 @@
 """Stacked dice seen from above: the die below peeks out beside the one on top."""
 import pytest
-from overhead_helpers import SIDE, die, put, table
+from overhead_helpers import SIDE, die, put, recognised_throws, table
 from zonkcam.vision.stacked import mark_stacked
 
 
@@ -57,19 +57,6 @@ def test_no_more_dice_are_marked_than_are_missing():
 def test_the_stream_reports_a_die_hidden_under_another_as_stacked_not_lost():
     """Simulated throws each landing one die on another, read by the shipped model (which sees
     only the die on top): the stream, one die short of the count, finds the stack."""
-    from zonkcam.vision.read import Reader
-    from zonkcam.vision.simulate import SimConfig, Simulation
-    from zonkcam.vision.simulate_eval import score
-    from zonkcam.vision.stream import ThrowStream
-    from zonkcam.vision.table import TableConfig
-
-    config = SimConfig(seed=101, throws=3, p_off_table=0, p_cocked=0, p_stacked=1.0,
-                       p_disturbance=0, p_nudge=0)
-    sim = Simulation(config)
-    region = sim.truth["table"]
-    table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
-    stream = ThrowStream(Reader(), table, dice_count=config.dice)
-    events = [e for t, f in sim.frames() if (e := stream.feed(f, t))]
-    result = score(events, sim.truth)
+    events, result = recognised_throws(p_stacked=1.0)
     assert result.exact == result.throws == 3, result.misses
     assert [e.flags for e in events] == [["stacked"]] * 3

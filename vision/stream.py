@@ -238,16 +238,7 @@ class ThrowStream:
         if not agreed and len(self._reads) < self.max_reads:
             return None
         self._reads = None
-        image = self.last_image
-        assert image is not None  # set by the reads
-        dice = self._in_place(dice, image)
-        if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
-            self._side = die_size(dice)
-        if self.tracker.dice_count is not None:
-            # a die missing from the count may lie under one that covers more table than the rest
-            missing = self.tracker.dice_count - count_dice(dice)
-            dice = mark_stacked(image, dice, die_size(dice), missing)
-        self._settled = (image, dice)
+        dice = self._settled_dice(dice)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled)
@@ -260,6 +251,21 @@ class ThrowStream:
         self.stats.flags.update(outcome.flags)
         return ThrowEvent(t=t, frame=self._index, thrown=outcome.thrown, kept=outcome.kept,
                           removed=outcome.removed, flags=outcome.flags, quorum=agreed)
+
+    def _settled_dice(self, dice: list[Die]) -> list[Die]:
+        """The quorum's dice checked against the last settle (`_in_place`) and, when dice are
+        missing from the count, for one hidden under another (`vision.stacked`); kept for the
+        next settle to be checked against."""
+        image = self.last_image
+        assert image is not None  # set by the reads
+        dice = self._in_place(dice, image)
+        if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
+            self._side = die_size(dice)
+        if self.tracker.dice_count is not None:
+            missing = self.tracker.dice_count - count_dice(dice)
+            dice = mark_stacked(image, dice, die_size(dice), missing)
+        self._settled = (image, dice)
+        return dice
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """The quorum's dice, checked against the last settle where the picture has not
@@ -282,4 +288,3 @@ class ThrowStream:
         found = [d for d in dice
                  if not (alone(d, before) and unchanged(before_image, image, d.box))]
         return sorted(found + missed, key=lambda d: (d.center[1], d.center[0]))
-
