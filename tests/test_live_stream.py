@@ -35,7 +35,7 @@ def test_a_die_missed_where_the_picture_has_not_changed_keeps_its_last_reading()
     stream._settled = (frame(0), before)
     # the next settle misses the five; the light has dimmed a little
     now = stream._in_place([die(60, 61, 3)], frame(1, gain=0.9))
-    assert [(d.value, d.center) for d in now] == [(3, (60, 61)), (5, (160, 100))]
+    assert [(d.value, d.center) for d in now] == [(3, (60, 60)), (5, (160, 100))]
 
 
 def test_a_die_taken_away_is_not_kept():
@@ -61,7 +61,19 @@ def test_a_die_read_a_little_way_off_is_that_die_not_another():
     stream = ThrowStream(Unused())
     stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
     now = stream._in_place([die(60, 60, 3), die(170, 100, 5)], frame(1))
-    assert [d.center for d in now] == [(60, 60), (170, 100)]
+    assert [d.center for d in now] == [(60, 60), (160, 100)]
+
+
+def test_a_die_read_as_another_face_where_nothing_changed_keeps_its_reading():
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
+    now = stream._in_place([die(60, 60, 3), die(160, 100, 4)], frame(1, gain=1.1))
+    assert [d.value for d in now] == [3, 5]
+    # where the picture changed (the die turned over to a four), the new reading stands
+    turned = frame(1)
+    put(turned, 160, 100, 45)
+    assert [d.value for d in stream._in_place([die(60, 60, 3), die(160, 100, 4)], turned)] == [
+        3, 4]
 
 
 def test_unchanged_tells_a_die_from_bare_table_under_changing_light():

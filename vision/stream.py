@@ -268,23 +268,36 @@ class ThrowStream:
         return dice
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
-        """The quorum's dice, checked against the last settle where the picture has not
-        changed since (`unchanged`): nothing takes a die away, or brings one, without changing
-        the picture where it lies. A die of the last settle not found now (none read within
-        `TWICE` die sizes of it) is still there: the recognizer missed it this time (a red die
-        on green felt is about the felt's grey), and it keeps its last reading. A die found now
-        that was not then is not new: the recognizer missed it then, or reads part of a die
-        as one now (a pip of a two as a one), and it is left out, as it was then."""
+        """The quorum's dice, checked against the last settle's where the picture has not
+        changed since (`unchanged`): nothing moves, takes away or brings a die without changing
+        the picture where it lies, while the recognizer's reading of a die can differ from one
+        settle to the next. So where the picture is as it was:
+
+        - a die read within `TWICE` die sizes of one of the last settle is that die, and keeps
+          its reading then (a kept die read as a five at the throw and a four after it would
+          look picked up and thrown again);
+        - a die read where none was is not new: the recognizer missed it then, or reads part
+          of a die as one now (a pip of a two as a one), and it is left out, as it was then;
+        - a die of the last settle not read now is still there: the recognizer missed it this
+          time (a red die on green felt is about the felt's grey), and it keeps its reading.
+        """
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
         size = self._side or die_size(before + dice)
 
-        def alone(d: Die, others: list[Die]) -> bool:
-            return all(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1])
-                       > TWICE * size for o in others)
+        def near(d: Die, others: list[Die]) -> Die | None:
+            gaps = [(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]), i)
+                    for i, o in enumerate(others)]
+            gap, i = min(gaps, default=(np.inf, -1))
+            return others[i] if gap <= TWICE * size else None
 
-        missed = [d for d in before if alone(d, dice) and unchanged(before_image, image, d.box)]
-        found = [d for d in dice
-                 if not (alone(d, before) and unchanged(before_image, image, d.box))]
-        return sorted(found + missed, key=lambda d: (d.center[1], d.center[0]))
+        out: list[Die] = []
+        for d in dice:
+            if not unchanged(before_image, image, d.box):
+                out.append(d)
+            elif (same := near(d, before)) is not None and all(same is not o for o in out):
+                out.append(same)
+        out += [b for b in before
+                if near(b, dice) is None and unchanged(before_image, image, b.box)]
+        return sorted(out, key=lambda d: (d.center[1], d.center[0]))
