@@ -162,6 +162,13 @@ def test_a_die_read_twice_a_little_apart_is_one_die_not_a_stack():
     assert [(d.value, d.status, d.center) for d in dice] == [(3, "ok", (100, 100))]
 
 
+def test_a_cocked_die_is_not_taken_for_a_second_read_of_the_die_it_touches():
+    # a cocked die's outline is long: its centre can lie nearer its neighbour than flat dice
+    dice = mark_geometry([die(3, 100, 100), die(None, 119, 100, status="cocked", conf=0.5)],
+                         TABLE)
+    assert [(d.value, d.status) for d in dice] == [(3, "ok"), (None, "cocked")]
+
+
 def test_a_kept_die_whose_turn_is_measured_differently_in_place_is_kept():
     t = started()
     t.settle(SIX[:2], rolled=False)

@@ -226,9 +226,9 @@ class ThrowStream:
         self.last_image, self.last_unread = image, reading.rejected
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
-        dice = mark_geometry(reading.dice, table, self._side)
         # the camera looks straight down: a top face that is not square is a cocked die
-        return mark_cocked(image, dice, die_size(dice))
+        dice = mark_cocked(image, reading.dice, die_size(reading.dice))
+        return mark_geometry(dice, table, self._side)
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None

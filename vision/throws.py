@@ -98,13 +98,15 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
     size cannot both lie flat: the one read with more confidence is on top (`stacked`) and the
     other, mostly hidden, is dropped. Two a little farther apart, but still closer than dice
     touching side by side, are one die read twice (the proposer can find a low-contrast face
-    twice, some 0.7 of a die apart); no die can rest on another that far off its centre.
+    twice, some 0.7 of a die apart); no die can rest on another that far off its centre. A
+    `cocked` die is not taken for a second read of its neighbour: its outline is longer than a
+    flat die's, so its centre lies nearer the die it touches.
     `size`: the dice's face side in pixels, if known better than from these dice.
     """
     size = size or die_size(dice)
     out: list[Die] = []
     for d in sorted(dice, key=lambda d: -d.confidence):
-        near = next((o for o in out if _dist(o, d) < TWICE * size), None)
+        near = next((o for o in out if _dist(o, d) < _one_die(o, d) * size), None)
         if near is not None:
             if near.status == "ok" and _dist(near, d) < STACKED * size:
                 out[out.index(near)] = replace(near, status="stacked")
@@ -114,6 +116,11 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
         out = [replace(d, status="off_table")
                if d.status != "off_table" and not _on_table(d, table) else d for d in out]
     return sorted(out, key=lambda d: (d.center[1], d.center[0]))
+
+
+def _one_die(a: Die, b: Die) -> float:
+    """Die sizes between two reads of one die, at most."""
+    return STACKED if "cocked" in (a.status, b.status) else TWICE
 
 
 def _on_table(d: Die, table: TableConfig) -> bool:
