@@ -12,8 +12,8 @@ reading (the Pi camera's lores and main) passes `full=camera.still` to `feed`: m
 the small frames, dice are read from full-resolution pictures, and events are in their pixels.
 The quorum reads the last frames of the still window as they arrive
 (the second half of it) and, when they disagree, the frames after the settle. Each read is
-then checked for what only a camera looking down can tell: stacks and dice read twice
-(`throws.mark_geometry`), dice off the table, and cocked dice (`vision.cocked`). The settled
+then checked for what only a camera looking down can tell: cocked dice (`vision.cocked`),
+then stacks, dice read twice and dice off the table (`throws.mark_geometry`). The settled
 dice are the quorum's, checked against the last settle where the picture has not changed
 (a die cannot come or go without changing it), and, when a die is missing from the count,
 one is looked for under another (`vision.stacked`).
