@@ -332,3 +332,13 @@ def test_a_die_proposed_at_twice_the_size_of_the_others_is_read_again_at_theirs(
     assert out[3].proposal is found[3].proposal  # the proposer's box is kept
     # two dice give no size to go by: the big one is taken as proposed
     assert reader._second_look(image, [found[0], found[3]])[1] is found[3]
+
+
+def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution(reader):
+    """24-px dice in a 1920-px picture are 4 px at the proposer's ~320 px: it finds none, so
+    the picture is proposed again at twice that, where each die is 8 px."""
+    image, drawn = scene(0, "wood", n=3, size=24, w=1920, h=1920)
+    first = [c for c in reader._candidates_at(image, reader.proposer_side)
+             if not reader._rejects(c)]
+    assert first == []
+    assert matched(reader.read(image), drawn) == (3, 3)
