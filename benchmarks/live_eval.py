@@ -78,7 +78,7 @@ def make_reader(kind: str, sim: Simulation):
     from zonkcam.models.registry import Registry
     from zonkcam.vision.read import Reader
 
-    return Reader(Registry().active_path())
+    return Reader(Registry().active_path(), overhead=True)
 
 
 def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:

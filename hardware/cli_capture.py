@@ -35,7 +35,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     try:
         camera = (DemoCamera(realtime=False) if args.camera == "demo"
                   else open_camera(args.camera, args.fps))
-        reader = Reader(model, dice_set=args.dice_set)
+        reader = Reader(model, dice_set=args.dice_set, overhead=True)
         table = TableConfig.load(args.table) if args.table else getattr(camera, "table", None)
     except (CameraError, ModelError, TableConfigError) as exc:
         raise CliError(str(exc), 1) from None

@@ -190,7 +190,7 @@ def _reader(args: argparse.Namespace):
     from zonkcam.vision.read import Reader
 
     try:
-        return Reader(args.model)
+        return Reader(args.model, overhead=True)
     except ModelError as exc:
         raise CliError(f"{exc} (for simulated footage, --reader drawn needs no model)", 1) \
             from None

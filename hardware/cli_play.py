@@ -98,7 +98,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         camera = (DemoCamera(dice=ruleset.dice, keep_policy=_demo_policy(ruleset)) if spec == "demo"
                   else Reconnecting(_opener(spec, args.fps, table.camera if table else None),
                                     on_status=app.camera_status))
-        reader = Reader(args.model or Registry().active_path(), dice_set=args.dice_set)
+        reader = Reader(args.model or Registry().active_path(), dice_set=args.dice_set,
+                        overhead=True)
     except (CameraError, ModelError, TableConfigError) as exc:
         raise CliError(str(exc), 1) from None
     if table is None and isinstance(camera, DemoCamera):

@@ -342,3 +342,29 @@ def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution
              if not reader._rejects(c)]
     assert first == []
     assert matched(reader.read(image), drawn) == (3, 3)
+
+
+def test_an_overhead_reader_reads_a_die_again_at_the_square_its_silhouette_makes():
+    reader = Reader(overhead=True)
+    reader.reject_threshold = 0.5
+    face = slice(7, 33)  # the face spans crop / 1.5 px at the centre of a 40-px crop
+
+    class Stub:  # a sure six where the face fills the crop's face area, else "one"
+        crop = reader.model.crop
+        crop_margin = reader.model.crop_margin
+
+        def classify(self, crops):
+            full = np.array([c[face, face].mean() > 0.8 for c in crops])
+            six = np.array([0.01, 0, 0, 0, 0, 0, 0.99], np.float32)
+            one = np.array([0.05, 0.9, 0.01, 0.01, 0.01, 0.01, 0.01], np.float32)
+            return np.where(full[:, None], six, one)
+
+    reader.model = Stub()
+    image = np.full((240, 320, 3), (60, 110, 40), np.uint8)  # green felt
+    image[103:137, 183:217] = 235  # a 34-px die at (200, 120), proposed 10 px off at 50 px
+    image[40:74, 40:100] = 235  # not a square: two dice side by side, or a cocked one
+    found = [cand(210, 130, 50, 0.9), cand(70, 57, 50, 0.9)]
+    out = reader._squared(image, found)
+    assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [6, 1]
+    assert out[0].proposal is found[0].proposal  # the stream's tests measure dice by it
+    assert out[1] is found[1]

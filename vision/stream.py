@@ -1,6 +1,6 @@
 """From a stream of frames to throw events: motion → read with a quorum → kept vs thrown.
 
-    stream = ThrowStream(Reader(), table=TableConfig.load("table.json"))
+    stream = ThrowStream(Reader(overhead=True), table=TableConfig.load("table.json"))
     for index, (t, frame) in enumerate(frames):
         event = stream.feed(frame, t)
         if event:
