@@ -307,22 +307,26 @@ def test_an_unsure_die_is_also_read_turned_half_round():
     assert out[0].proposal is found[0].proposal
 
 
+class SixWhereTheFaceFills:
+    """A stand-in classifier: a sure six where a bright face fills the crop's face area (the
+    face spans crop / 1.5 px at the centre of a 40-px crop), else a one."""
+
+    face = slice(7, 33)
+
+    def __init__(self, model):
+        self.crop, self.crop_margin = model.crop, model.crop_margin
+
+    def classify(self, crops):
+        full = np.array([c[self.face, self.face].mean() > 0.8 for c in crops])
+        six = np.array([0.01, 0, 0, 0, 0, 0, 0.99], np.float32)
+        one = np.array([0.05, 0.9, 0.01, 0.01, 0.01, 0.01, 0.01], np.float32)
+        return np.where(full[:, None], six, one)
+
+
 def test_a_die_proposed_at_twice_the_size_of_the_others_is_read_again_at_theirs():
     reader = Reader()
     reader.reject_threshold = 0.5
-    face = slice(7, 33)  # the face spans crop / 1.5 px at the centre of a 40-px crop
-
-    class Stub:  # a sure six where the face fills the crop's face area, else "one"
-        crop = reader.model.crop
-        crop_margin = reader.model.crop_margin
-
-        def classify(self, crops):
-            full = np.array([c[face, face].mean() > 0.8 for c in crops])
-            six = np.array([0.01, 0, 0, 0, 0, 0, 0.99], np.float32)
-            one = np.array([0.05, 0.9, 0.01, 0.01, 0.01, 0.01, 0.01], np.float32)
-            return np.where(full[:, None], six, one)
-
-    reader.model = Stub()
+    reader.model = SixWhereTheFaceFills(reader.model)
     image = np.full((240, 320, 3), 128, np.uint8)
     image[100:140, 230:270] = 235  # a 40-px die, proposed at 80 px
     found = [cand(60, 60, 40, 0.9), cand(120, 60, 40, 0.9), cand(180, 60, 42, 0.9),
@@ -347,19 +351,7 @@ def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution
 def test_an_overhead_reader_reads_a_die_again_at_the_square_its_silhouette_makes():
     reader = Reader(overhead=True)
     reader.reject_threshold = 0.5
-    face = slice(7, 33)  # the face spans crop / 1.5 px at the centre of a 40-px crop
-
-    class Stub:  # a sure six where the face fills the crop's face area, else "one"
-        crop = reader.model.crop
-        crop_margin = reader.model.crop_margin
-
-        def classify(self, crops):
-            full = np.array([c[face, face].mean() > 0.8 for c in crops])
-            six = np.array([0.01, 0, 0, 0, 0, 0, 0.99], np.float32)
-            one = np.array([0.05, 0.9, 0.01, 0.01, 0.01, 0.01, 0.01], np.float32)
-            return np.where(full[:, None], six, one)
-
-    reader.model = Stub()
+    reader.model = SixWhereTheFaceFills(reader.model)
     image = np.full((240, 320, 3), (60, 110, 40), np.uint8)  # green felt
     image[103:137, 183:217] = 235  # a 34-px die at (200, 120), proposed 10 px off at 50 px
     image[40:74, 40:100] = 235  # not a square: two dice side by side, or a cocked one

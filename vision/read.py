@@ -61,7 +61,9 @@ SECOND_LOOK_REJECTED_SCALES = (0.5, 2.0)
 ZOOM_BELOW = 16
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 # Overhead cameras only: a die whose silhouette is this near a square, and within these
-# multiples of its proposed size, is read again at the square (its top face seen from above).
+# multiples of a die's size (the median of the dice read, from three; else its proposed size),
+# is read again at the square (its top face seen from above). Chosen on drawn throws (seeds
+# 2000-2019): 0.7-1.3 read 9 dice of 1,265 wrong, 0.5-1.5 read 4, without the square 11.
 SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
 
@@ -207,8 +209,8 @@ class Reader:
         return out
 
     def _squared(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
-        """Each die whose silhouette against the table is a square of about its proposed size,
-        read again at that square; that reading and colour patch are kept unless it reads "not
+        """Each die whose silhouette against the table is a square of about a die's size, read
+        again at that square; that reading and colour patch are kept unless it reads "not
         a die". The box stays the proposer's: the stream's cocked and stacked tests measure
         dice by it. In a photo taken at a slant a silhouette holds a side as well, so only overhead
         cameras get this (on rune55's `tune` photos it cost 1.2 points of exact pictures)."""
