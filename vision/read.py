@@ -161,8 +161,7 @@ class Reader:
         only on a sure read. Each keeps the proposer's box: a crop that reads better is not a
         better box (a small die in twice its size of crop can pass for a one), and captured
         labels keep the size the reader's first look will cut again."""
-        read = [c.proposal.size for c in found if not self._rejects(c)]
-        typical = float(np.median(read)) if len(read) >= TYPICAL_SIZE_FROM else None
+        typical = self._typical_size(found)
 
         def scales(c: Candidate) -> tuple[float, ...]:
             """Multiples of the proposed size to read the candidate at again."""
@@ -212,27 +211,31 @@ class Reader:
         """Each die whose silhouette against the table is a square of about a die's size, read
         again at that square; that reading and colour patch are kept unless it reads "not
         a die". The box stays the proposer's: the stream's cocked and stacked tests measure
-        dice by it. In a photo taken at a slant a silhouette holds a side as well, so only overhead
-        cameras get this (on rune55's `tune` photos: exact pictures 0.649 -> 0.631)."""
+        dice by it. In a photo taken at a slant a silhouette holds a side as well, so only
+        overhead cameras get this (on rune55's `tune` photos: exact pictures 0.649 -> 0.631)."""
         dice = [i for i, c in enumerate(found) if not self._rejects(c)]
-        sizes = [found[i].proposal.size for i in dice]
-        typical = float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else None
-        looks: list[tuple[int, Proposal, np.ndarray, np.ndarray, float]] = []
+        typical = self._typical_size(found)
+        looks: list[tuple[int, np.ndarray, np.ndarray, float]] = []  # (die, crop, patch, angle)
         for i in dice:
             p = found[i].proposal
             others = [(found[j].proposal.cx, found[j].proposal.cy) for j in dice if j != i]
             q = _square(image, p, others, typical or p.size)
             if q is not None:
-                looks.append((i, q, *self._look(image, q)))
+                looks.append((i, *self._look(image, q)))
         if not looks:
             return found
-        probs = self.model.classify(np.stack([crop for _, _, crop, _, _ in looks]))
+        probs = self.model.classify(np.stack([crop for _, crop, _, _ in looks]))
         out = list(found)
-        for (i, _, _, patch, angle), pr in zip(looks, probs, strict=True):
+        for (i, _, patch, angle), pr in zip(looks, probs, strict=True):
             if pr[0] < self.reject_threshold:
                 c = found[i]
                 out[i] = Candidate(c.proposal, angle, pr, patch, c.gains, c.crop)
         return out
+
+    def _typical_size(self, found: list[Candidate]) -> float | None:
+        """The median proposed size of the dice read, once there are enough to go by."""
+        sizes = [c.proposal.size for c in found if not self._rejects(c)]
+        return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else None
 
     def _one_per_die(self, found: list[Candidate]) -> list[Candidate]:
         """Of two dice read closer than `apart` allows for the picture's median die size, the
