@@ -15,16 +15,24 @@ def table(w: int = 240, h: int = 200) -> np.ndarray:
 
 
 def put(image: np.ndarray, cx: float, cy: float, angle: float, lean: float = 0.0,
-        shade: float = 1.0, scale: float = 1.0) -> None:
-    """A white die at (cx, cy) turned by `angle`; leaning by `lean` degrees, its top face is
-    shortened by cos(lean) and a grey side of sin(lean) shows below it. `shade` darkens it (a
-    die in another's shadow); `scale` enlarges it (a die nearer the camera)."""
+        shade: float = 1.0, scale: float = 1.0, body: int = 235) -> None:
+    """A die at (cx, cy) turned by `angle`; leaning by `lean` degrees, its top face is
+    shortened by cos(lean) and its side, 0.6 times as bright, of sin(lean) shows below it.
+    `shade` darkens it (a die in another's shadow); `scale` enlarges it (a die nearer the
+    camera). `body`: the grey of a face; a white die (the default) shows a black one, a dark
+    die four white pips, which fill most of two rows of the top face."""
     side_px = round(SIDE * scale)
     top = round(side_px * np.cos(np.radians(lean)))
     side = round(side_px * np.sin(np.radians(lean)))
-    sprite = np.full((top + side, side_px, 3), 235, np.uint8)
-    sprite[top:] = 140
-    cv2.circle(sprite, (side_px // 2, top // 2), 4, (20, 20, 20), -1)
+    sprite = np.full((top + side, side_px, 3), body, np.uint8)
+    sprite[top:] = round(0.6 * body)
+    if body > 128:
+        cv2.circle(sprite, (side_px // 2, top // 2), 4, (20, 20, 20), -1)
+    else:
+        for x in (0.3, 0.7):
+            for y in (0.3, 0.7):
+                cv2.circle(sprite, (round(x * side_px), round(y * top)), side_px // 7,
+                           (250, 250, 250), -1)
     sprite = (sprite * shade).astype(np.uint8)
     h = sprite.shape[0]
     m = cv2.getRotationMatrix2D((side_px / 2, h / 2), angle, 1.0)

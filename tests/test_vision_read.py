@@ -360,3 +360,28 @@ def test_an_overhead_reader_reads_a_die_again_at_the_square_its_silhouette_makes
     assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [6, 1]
     assert out[0].proposal is found[0].proposal  # the stream's tests measure dice by it
     assert out[1] is found[1]
+
+
+def test_an_overhead_reader_keeps_one_of_two_dice_read_at_the_pips_of_one():
+    # a two seen as two small dice, one at each pip: cut apart between them, neither half is
+    # a square, but the whole silhouette is, and both dice read there: one is kept
+    reader = Reader(overhead=True)
+    reader.reject_threshold = 0.5
+    reader.model = SixWhereTheFaceFills(reader.model)
+    image = np.full((240, 320, 3), (60, 110, 40), np.uint8)
+    image[103:137, 183:217] = 235  # a 34-px die at (200, 120)
+    image[40:74, 40:74] = image[40:74, 120:154] = image[160:194, 40:74] = 235  # three more
+    found = [cand(57, 57, 34, 0.9), cand(137, 57, 34, 0.9), cand(57, 177, 34, 0.9),
+             cand(192, 112, 17, 0.6), cand(208, 128, 17, 0.5)]
+    out = reader._squared(image, found)
+    assert len(out) == 4 and out[3].proposal is found[3].proposal  # the surer proposal
+    assert int(np.argmax(out[3].probs[1:])) + 1 == 6
+
+
+def test_of_two_reads_of_one_die_the_one_read_at_its_square_is_kept():
+    reader = Reader()
+    found = [cand(100, 100, 34, 0.9), cand(180, 100, 34, 0.9), cand(60, 160, 34, 0.9),
+             cand(200, 200, 34, 0.6), cand(210, 200, 34, 0.4)]
+    assert reader._one_per_die(found) == found[:4]
+    assert reader._one_per_die(found, first={4}) == found[:3] + found[4:]
+

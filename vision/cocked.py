@@ -24,8 +24,9 @@ from zonkcam.vision.silhouette import silhouette
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
 SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width...
-LEAST_TOP = 0.4  # ...and at least this (cos 66°: leaning farther, it lies on its side)
-MIN_STEP = 12.0  # grey levels between top face and side for a side to be seen at all
+LEAST_TOP = 0.35  # ...and at least this (cos 70°: leaning farther, it lies on its side)
+FIND_WINDOW = 3.0  # die sides looked at for it: read at its top face, it reaches 1.2 off
+MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at all
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -34,6 +35,14 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     silhouette is long and a darker side shows; 1.0 for a square silhouette; None when it
     cannot tell (the die merges with the wall or the table, or no side shows). `others`: the
     centres of the other dice; a touching die is cut off where it is nearer its centre."""
+    # A die read at its top face can reach past the reader's window: find it in a wider one,
+    # then measure it centred in the narrower one, at a finer scale.
+    found = silhouette(image_bgr, center, side, others, FIND_WINDOW)
+    if found is None:
+        return None
+    (bx, by), _, _ = cv2.minAreaRect(found.contour)
+    k = found.side / side  # patch px per picture px
+    center = (center[0] + (bx - PATCH / 2) / k, center[1] + (by - PATCH / 2) / k)
     found = silhouette(image_bgr, center, side, others)
     if found is None:
         return None
@@ -44,7 +53,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     if length < LONG_ASPECT * width:
         return 1.0
     # Turn the silhouette so its long axis runs down the rows, then follow the grey level
-    # along it: the median of each row ignores the pips.
+    # along it: the median of each row.
     turn = angle + (90 if bw > bh else 0)
     r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
     r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
@@ -56,12 +65,25 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     if rows.size == 0:
         return None
     level = np.median(rows, axis=1)
-    level = np.convolve(level, np.ones(3) / 3, mode="same")[1:-1]
-    lo, hi = float(level.min()), float(level.max())
-    if hi - lo < MIN_STEP:
+    top = _bright_run(level)
+    return None if top is None else top / width
+
+
+def _bright_run(level: np.ndarray) -> int | None:
+    """Rows of the brighter part of `level` (grey along the long axis), split in two where a
+    step fits best (least absolute deviation: a row of pips is an outlier, not a step), or
+    None when the step is under `MIN_STEP`. A dark die's pips are brighter than its top
+    face, so a split at the middle grey finds the pips, not the face."""
+    best: tuple[float, int, float] | None = None
+    for k in range(2, len(level) - 1):
+        a, b = np.median(level[:k]), np.median(level[k:])
+        cost = float(np.abs(level[:k] - a).sum() + np.abs(level[k:] - b).sum())
+        if best is None or cost < best[0]:
+            best = (cost, k, float(a - b))
+    if best is None or abs(best[2]) < MIN_STEP:
         return None
-    top = int((level > (lo + hi) / 2).sum())
-    return top / width
+    _, k, step = best
+    return k if step > 0 else len(level) - k
 
 
 def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die]:

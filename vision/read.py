@@ -13,6 +13,7 @@ face's body pixels (`vision.colors`).
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -210,47 +211,58 @@ class Reader:
     def _squared(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
         """Each die whose silhouette against the table is a square of about a die's size, read
         again at that square; that reading and colour patch are kept unless it reads "not
-        a die". The box stays the proposer's: the stream's cocked and stacked tests measure
-        dice by it. In a photo taken at a slant a silhouette holds a side as well, so only
-        overhead cameras get this (on rune55's `tune` photos: exact pictures 0.649 -> 0.631)."""
+        a die", and of two dice whose squares coincide (two pips of a two, each proposed as a
+        die) one is kept. The
+        box stays the proposer's: the stream's cocked and stacked tests measure dice by it. In
+        a photo taken at a slant a silhouette holds a side as well, so only overhead cameras
+        get this (on rune55's `tune` photos: exact pictures 0.649 -> 0.631)."""
         dice = [i for i, c in enumerate(found) if not self._rejects(c)]
         typical = self._typical_size(found)
-        looks: list[tuple[int, np.ndarray, np.ndarray, float]] = []  # (die, crop, patch, angle)
+        squares: dict[int, Proposal] = {}
         for i in dice:
             p = found[i].proposal
             others = [(found[j].proposal.cx, found[j].proposal.cy) for j in dice if j != i]
-            q = _square(image, p, others, typical or p.size)
-            if q is not None:
-                looks.append((i, *self._look(image, q)))
-        if not looks:
+            # cut off where another die is nearer, or else whole: a die read twice, at two of
+            # its pips, is cut in two halves that are no square
+            for near in (others, []):
+                if (q := _square(image, p, near, typical or p.size)) is not None:
+                    squares[i] = q
+                    break
+        if not squares:
             return found
+        looks = [(i, *self._look(image, q)) for i, q in squares.items()]  # (die, crop, patch, angle)
         probs = self.model.classify(np.stack([crop for _, crop, _, _ in looks]))
         out = list(found)
         for (i, _, patch, angle), pr in zip(looks, probs, strict=True):
             if pr[0] < self.reject_threshold:
                 c = found[i]
                 out[i] = Candidate(c.proposal, angle, pr, patch, c.gains, c.crop)
-        return out
+        return self._one_per_die(out, [squares.get(i, c.proposal) for i, c in enumerate(out)],
+                                 first=set(squares))
 
     def _typical_size(self, found: list[Candidate]) -> float | None:
         """The median proposed size of the dice read, once there are enough to go by."""
         sizes = [c.proposal.size for c in found if not self._rejects(c)]
         return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else None
 
-    def _one_per_die(self, found: list[Candidate]) -> list[Candidate]:
+    def _one_per_die(self, found: list[Candidate], at: list[Proposal] | None = None,
+                     first: Collection[int] = ()) -> list[Candidate]:
         """Of two dice read closer than `apart` allows for the picture's median die size, the
         one the proposer was surer of. `decode` already keeps proposals apart by their own
-        sizes, but a die proposed at half its size can hold two proposals, and both read."""
-        dice = sorted((c for c in found if not self._rejects(c)), key=lambda c: -c.proposal.score)
+        sizes, but a die proposed at half its size can hold two proposals, and both read.
+        `at`: where each candidate was read, when not at its proposal; `first`: candidates
+        (indices) kept before the others, as read where they are seen better."""
+        at = at or [c.proposal for c in found]
+        dice = sorted((i for i, c in enumerate(found) if not self._rejects(c)),
+                      key=lambda i: (i not in first, -found[i].proposal.score))
         if len(dice) < 2:
             return found
-        size = float(np.median([c.proposal.size for c in dice]))
-        kept: list[Candidate] = []
-        for c in dice:
-            if all(apart(c.proposal, k.proposal, size) for k in kept):
-                kept.append(c)
-        chosen = {id(c) for c in kept}
-        return [c for c in found if self._rejects(c) or id(c) in chosen]
+        size = float(np.median([at[i].size for i in dice]))
+        kept: list[int] = []
+        for i in dice:
+            if all(apart(at[i], at[k], size) for k in kept):
+                kept.append(i)
+        return [c for i, c in enumerate(found) if self._rejects(c) or i in kept]
 
     def _unsure(self, c: Candidate) -> bool:
         """A die (not rejected) read less surely than `SECOND_LOOK_BELOW`."""

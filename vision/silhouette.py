@@ -34,17 +34,18 @@ class Silhouette:
 
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-               others: Sequence[tuple[float, float]] = ()) -> Silhouette | None:
+               others: Sequence[tuple[float, float]] = (), window: float = WINDOW
+               ) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
-    with the wall or the table (it reaches the edge of the window)."""
-    k = PATCH / (WINDOW * side)
+    with the wall or the table (it reaches the edge of the square `window` die sides across)."""
+    k = PATCH / (window * side)
     cx, cy = center
-    # the reader's face patch, wider: a die of `side` spans PATCH / WINDOW of it
-    patch = patch_at(image_bgr, cx, cy, side * WINDOW / PATCH_MARGIN)
+    # the reader's face patch, wider: a die of `side` spans PATCH / window of it
+    patch = patch_at(image_bgr, cx, cy, side * window / PATCH_MARGIN)
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
-            if STACKED * side < math.hypot(ox - cx, oy - cy) < WINDOW * side]
+            if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     contour = _outline(patch, near)
     return None if contour is None else Silhouette(patch, contour, k * side)
 
