@@ -64,7 +64,11 @@ class CaptureSet:
             rejected: Sequence[Die] = ()) -> str:
         """Save one settled frame with its dice, and the die-shaped candidates the recognizer
         rejected (`Reading.rejected`; those on a die are skipped); returns the frame's name."""
-        name = time.strftime("%Y%m%dT%H%M%S") + f"-{time.time_ns() % 1_000_000_000:09d}"
+        # one reading of the clock: the second and its fraction read apart can sort a frame
+        # before the one taken just before it
+        ns = time.time_ns()
+        name = (time.strftime("%Y%m%dT%H%M%S", time.localtime(ns // 1_000_000_000))
+                + f"-{ns % 1_000_000_000:09d}")
         h, w = image.shape[:2]
         unread = [r for r in rejected if not any(_overlaps(r, d) for d in dice)]
         meta = {

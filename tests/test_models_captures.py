@@ -80,3 +80,13 @@ def test_crop_is_the_die_with_a_margin(tmp_path):
     captures = CaptureSet(tmp_path)
     name = captures.add(frame(), [die(5, 0.99, box=(40, 40, 80, 80))])
     assert captures.crop(name, 0).shape[:2] == (60, 60)
+
+
+def test_frames_sort_oldest_first_across_a_second(tmp_path, monkeypatch):
+    # the clock read once a frame: 10.5 s, 10.9999 s, 11.2 s
+    clock = iter([10_500_000_000, 10_999_900_000, 11_200_000_000])
+    monkeypatch.setattr("zonkcam.models.captures.time.time_ns", lambda: next(clock))
+    c = CaptureSet(tmp_path / "cap", max_bytes=None)
+    image = np.full((40, 40, 3), 90, np.uint8)
+    added = [c.add(image, []) for _ in range(3)]
+    assert c.names() == added
