@@ -1,4 +1,6 @@
 """Stacked dice seen from above: the die below peeks out beside the one on top."""
+from dataclasses import replace
+
 import pytest
 from overhead_helpers import SIDE, die, put, recognised_throws, table
 from zonkcam.vision.stacked import mark_stacked
@@ -33,6 +35,17 @@ def test_a_die_missing_from_the_count_is_found_under_another(toward):
     marked = mark_stacked(image, [die(60, 60), die(160, 100, 3), die(260, 100, 4)], SIDE, 1)
     assert [d.status for d in marked] == ["ok", "stacked", "ok"]
     assert marked[1].value == 3  # the die on top is read as it lies
+
+
+def test_a_stack_taken_for_a_cocked_die_is_a_stack_when_a_die_is_missing():
+    image = table(320, 200)
+    put(image, 60, 60, 10)
+    put(image, 260, 100, 70)
+    stack(image, 160, 100, 15, (0, 1))
+    cocked = replace(die(160, 100), value=None, status="cocked")
+    marked = mark_stacked(image, [die(60, 60), cocked, die(260, 100, 4)], SIDE, 1)
+    assert [d.status for d in marked] == ["ok", "stacked", "ok"]
+    assert mark_stacked(image, [die(60, 60), cocked, die(260, 100, 4)], SIDE, 0)[1] is cocked
 
 
 def test_without_a_die_missing_nothing_is_asked():

@@ -5,7 +5,10 @@ exactly beneath), so the top die's silhouette covers more of the table than a di
 about 1.2 to 1.6 faces' worth against 1.0 on simulated throws. Dice of one set are one size, so
 the measure is against the other dice in the same picture, and it is asked only when a die is
 missing from the count: a big silhouette alone (a shadow, a die the same colour as a neighbour
-it touches) is not evidence enough.
+it touches) is not evidence enough. A die the cocked test called `cocked` is asked too: the
+sliver of the die below, in the top die's shadow, is what a cocked die's darker side looks like,
+and one die short, a die hidden under it is likelier than a die gone (it keeps no value: the
+cocked test took it).
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
     centres = [d.center for d in dice]
     areas: dict[int, float] = {}
     for i, d in enumerate(dice):
-        if d.status in ("ok", "unreadable"):
+        if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:])
             if found is not None:
                 areas[i] = found.area
