@@ -40,10 +40,8 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     found = silhouette(image_bgr, center, side, others, FIND_WINDOW)
     if found is None:
         return None
-    (bx, by), _, _ = cv2.minAreaRect(found.contour)
-    k = found.side / side  # patch px per picture px
-    center = (center[0] + (bx - PATCH / 2) / k, center[1] + (by - PATCH / 2) / k)
-    found = silhouette(image_bgr, center, side, others)
+    found = silhouette(image_bgr, found.in_picture(*cv2.minAreaRect(found.contour)[0]), side,
+                       others)
     if found is None:
         return None
     (bx, by), (bw, bh), angle = cv2.minAreaRect(found.contour)

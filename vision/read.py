@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.dice import Die, Reading, Status
-from zonkcam.vision.faces import PATCH, colour_views, face_angle, patch_at, upright
+from zonkcam.vision.faces import colour_views, face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
 from zonkcam.vision.proposals import (
     HEAT_THRESHOLD,
@@ -308,12 +308,11 @@ def _square(image: np.ndarray, p: Proposal, others: list[tuple[float, float]],
     if found is None:
         return None
     (x, y), (w, h), _ = cv2.minAreaRect(found.contour)
-    k = found.side / size  # patch pixels per picture pixel
-    side = (w + h) / 2 / k
+    side = (w + h) / 2 / found.scale
     if max(w, h) > SQUARE_ASPECT * min(w, h) or not (
             SQUARE_SIZES[0] <= side / size <= SQUARE_SIZES[1]):
         return None
-    return Proposal(p.cx + (x - PATCH / 2) / k, p.cy + (y - PATCH / 2) / k, side, side, p.score)
+    return Proposal(*found.in_picture(x, y), side, side, p.score)
 
 
 def _rejected(c: Candidate) -> Die:

@@ -26,11 +26,18 @@ class Silhouette:
     patch: np.ndarray  # BGR, PATCH×PATCH, centred on the die, WINDOW die sides across
     contour: np.ndarray  # the silhouette's outline, in patch pixels
     side: float  # a die side, in patch pixels
+    center: tuple[float, float]  # the patch's centre in the picture
+    scale: float  # patch pixels per picture pixel
 
     @property
     def area(self) -> float:
         """The silhouette's area in die faces (1.0: one face's worth of table covered)."""
         return cv2.contourArea(self.contour) / self.side**2
+
+    def in_picture(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the patch in picture pixels."""
+        return (self.center[0] + (x - PATCH / 2) / self.scale,
+                self.center[1] + (y - PATCH / 2) / self.scale)
 
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -47,7 +54,7 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     contour = _outline(patch, near)
-    return None if contour is None else Silhouette(patch, contour, k * side)
+    return None if contour is None else Silhouette(patch, contour, k * side, center, k)
 
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray | None:
