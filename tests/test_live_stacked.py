@@ -73,3 +73,30 @@ def test_the_stream_reports_a_die_hidden_under_another_as_stacked_not_lost():
     events, result = recognised_throws(p_stacked=1.0)
     assert result.exact == result.throws == 3, result.misses
     assert [e.flags for e in events] == [["stacked"]] * 3
+
+
+def test_a_stack_the_cocked_test_took_keeps_the_value_read_on_top(monkeypatch):
+    # the die below peeks out like a cocked die's side; once found to be a stack, the die on top
+    # lies flat and keeps the value read before the cocked test took it
+    import zonkcam.vision.stream as stream_module
+    from test_live_stream import Scripted
+    from zonkcam.vision.stream import ThrowStream
+
+    image = table(320, 200)
+    put(image, 60, 60, 10)
+    put(image, 260, 100, 70)
+    stack(image, 160, 100, 15, (0, 1))
+
+    def cocked_at_the_stack(image, dice, side):
+        return [replace(d, value=None, status="cocked") if d.center == (160, 100) else d
+                for d in dice]
+
+    monkeypatch.setattr(stream_module, "mark_cocked", cocked_at_the_stack)
+    stream = ThrowStream(Scripted([die(60, 60), die(160, 100, 2), die(260, 100, 4)]),
+                         dice_count=4)
+    stream._reads = [stream._read(image) for _ in range(3)]
+    stream._rolled = True
+    event = stream._try_decide(1.0)
+    assert event is not None and event.flags == ["stacked"]
+    assert sorted((d.value, d.status) for d in event.thrown) == [
+        (1, "ok"), (2, "stacked"), (4, "ok")]

@@ -385,3 +385,65 @@ def test_of_two_reads_of_one_die_the_one_read_at_its_square_is_kept():
     assert reader._one_per_die(found) == found[:4]
     assert reader._one_per_die(found, first={4}) == found[:3] + found[4:]
 
+
+
+def parting_reader():
+    reader = Reader(overhead=True)
+    reader.reject_threshold = 0.5
+    reader.model = SixWhereTheFaceFills(reader.model)
+    return reader
+
+
+def parting_scene():
+    """Three dice on felt, each proposed (at 50 px, as the proposer sizes a 36-px die)."""
+    from overhead_helpers import put, table
+
+    image = table(320, 240)
+    for x, y in ((60, 60), (60, 180), (260, 190)):
+        put(image, x, y, 10)
+    return image, [cand(60, 60, 50, 0.9), cand(60, 180, 50, 0.9), cand(260, 190, 50, 0.9)]
+
+
+def near(c, x, y, within=6.0):
+    return np.hypot(c.proposal.cx - x, c.proposal.cy - y) <= within
+
+
+def test_an_overhead_reader_reads_a_die_the_proposer_missed_beside_a_die():
+    from overhead_helpers import put
+
+    image, found = parting_scene()
+    put(image, 105, 75, 30)  # 47 px from the die at (60, 60), not proposed
+    out = parting_reader()._parted(image, found)
+    assert out[:3] == found and len(out) == 4 and near(out[3], 105, 75)
+
+
+def test_an_overhead_reader_reads_two_dice_proposed_as_one_between_them_at_each():
+    from overhead_helpers import put
+
+    image, found = parting_scene()
+    put(image, 160, 60, 10)
+    put(image, 215, 80, 30)
+    out = parting_reader()._parted(image, [*found, cand(187, 70, 76, 0.6)])
+    assert out[:3] == found and len(out) == 5
+    assert near(out[3], 160, 60) and near(out[4], 215, 80)
+
+
+def test_an_overhead_reader_reads_a_die_proposed_with_the_cocked_die_leaning_on_it_at_each():
+    from overhead_helpers import put
+
+    image, found = parting_scene()
+    put(image, 160, 110, 0)
+    put(image, 160, 66, 0, lean=40)  # top face 28 px and side 23 px long, the side touching
+    out = parting_reader()._parted(image, [*found, cand(160, 95, 60, 0.6)])
+    assert out[:3] == found and len(out) == 5
+    low, high = sorted(out[3:], key=lambda c: c.proposal.cy)
+    assert near(low, 160, 60, 8) and near(high, 160, 108, 8)
+
+
+def test_an_overhead_reader_leaves_a_stack_and_dice_alone_as_proposed():
+    from test_live_stacked import stack
+
+    image, found = parting_scene()
+    stack(image, 160, 100, 15, (0.6, -0.8))
+    found.append(cand(160, 100, 55, 0.8))
+    assert parting_reader()._parted(image, found) is found

@@ -31,7 +31,7 @@ from zonkcam.vision.proposals import (
     decode,
     proposer_input,
 )
-from zonkcam.vision.silhouette import silhouette
+from zonkcam.vision.silhouette import Silhouette, blobs, silhouette
 
 __all__ = ["ModelError", "Reader", "TableError"]
 
@@ -67,6 +67,15 @@ EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge 
 # 2000-2019): 0.7-1.3 read 9 dice of 1,265 wrong, 0.5-1.5 read 4, without the square 11.
 SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
+# Overhead cameras only: what stands out from the table around each die, in a square this many
+# dice across, is matched with the dice read. A thing with no die read in it that covers at
+# least `LEAST_DIE` of a die's table (the median of things holding one die), or one die read in
+# a thing covering `TWO_DICE` dice's worth, is a die the proposer missed or merged with its
+# neighbour (a cocked die leaning on a die), and is read at its centre. From the shapes: a
+# cocked die covers about 1.4 dice's worth of table, one leaning on a die 2.4, a stack 1.2-1.6.
+BLOB_WINDOW = 3.0
+LEAST_DIE = 0.5
+TWO_DICE = 1.9
 
 
 class TableError(ValueError):
@@ -127,7 +136,7 @@ class Reader:
             zoomed = self._candidates_at(image, 2 * self.proposer_side)
             if sum(not self._rejects(c) for c in zoomed) > len(sizes):
                 found = zoomed
-        return self._squared(image, found) if self.overhead else found
+        return self._squared(image, self._parted(image, found)) if self.overhead else found
 
     def _candidates_at(self, image: np.ndarray, side: int) -> list[Candidate]:
         """The candidates of a proposal on the picture scaled to `side` px."""
@@ -239,6 +248,55 @@ class Reader:
                 out[i] = Candidate(c.proposal, angle, pr, patch, c.gains, c.crop)
         return self._one_per_die(out, [squares.get(i, c.proposal) for i, c in enumerate(out)],
                                  first=squares.keys())
+
+    def _parted(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+        """`found` with dice the proposer missed or merged read where the table shows them.
+        Near each die read, a thing standing out from the table with no die read in it is read
+        at its centre; a die read in a thing two dice big is read again at each half of it; a
+        die read between things (the proposer's centre for two dice) is read at them instead.
+        A new read is kept unless it reads "not a die" or lies on a die already read; a die
+        read again keeps its first read when none of its new ones is kept."""
+        dice = [i for i, c in enumerate(found) if not self._rejects(c)]
+        typical = self._typical_size(found)
+        if typical is None:
+            return found
+        centres = {i: (found[i].proposal.cx, found[i].proposal.cy) for i in dice}
+        near: dict[int, list[tuple[Silhouette, list[int]]]] = {}  # die: (thing, dice in it)
+        for i in dice:
+            near[i] = [(b, [j for j in dice if cv2.pointPolygonTest(
+                b.contour, b.in_patch(*centres[j]), False) >= 0])
+                for b in blobs(image, centres[i], typical, BLOB_WINDOW)]
+        ones = [b.area for things in near.values() for b, inside in things if len(inside) == 1]
+        if len(ones) < 2:
+            return found
+        unit = float(np.median(ones))
+        new: list[tuple[int | None, Proposal]] = []  # (the die read again, or None; where)
+        for i, things in near.items():
+            score = found[i].proposal.score
+            loose = [b.centroid() for b, inside in things
+                     if not inside and b.area >= LEAST_DIE * unit]
+            own = [(b, inside) for b, inside in things if i in inside]
+            new += [(None if own else i, Proposal(x, y, typical, typical, score))
+                    for x, y in loose]
+            if own and own[0][1] == [i] and own[0][0].area >= TWO_DICE * unit:
+                new += [(i, Proposal(x, y, typical, typical, score))
+                        for x, y in own[0][0].halves()]
+        if not new:
+            return found
+        looks = [self._look(image, q) for _, q in new]
+        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
+        again = {i for i, _ in new if i is not None}
+        kept = [found[i].proposal for i in dice if i not in again]
+        out = [c for i, c in enumerate(found) if i not in again]
+        taken: set[int] = set()
+        gains = found[dice[0]].gains  # the picture's white balance: one for all its candidates
+        for (i, q), (crop, patch, angle), pr in zip(new, looks, probs, strict=True):
+            if pr[0] < self.reject_threshold and all(apart(q, k, typical) for k in kept):
+                kept.append(q)
+                out.append(Candidate(q, angle, pr, patch, gains, crop))
+                taken.add(i)
+        out += [found[i] for i in again - taken]
+        return out
 
     def _typical_size(self, found: list[Candidate]) -> float | None:
         """The median proposed size of the dice read, once there are enough to go by."""

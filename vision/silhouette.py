@@ -19,6 +19,8 @@ WINDOW = 2.4  # die sides spanned by the square looked at (`faces.PATCH` px)
 L_WEIGHT = 0.5  # a shadow is the table darker: lightness counts half, colour in full
 OPEN = 9  # px: about a third of a die side in the patch
 _YS, _XS = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
+_WEIGHTS = np.array([L_WEIGHT, 1, 1], np.float32)
+_AT_95 = round(0.95 * (PATCH * PATCH - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,35 @@ class Silhouette:
         return (self.center[0] + (x - PATCH / 2) / self.scale,
                 self.center[1] + (y - PATCH / 2) / self.scale)
 
+    def in_patch(self, x: float, y: float) -> tuple[float, float]:
+        """A point of the picture in patch pixels."""
+        return ((x - self.center[0]) * self.scale + PATCH / 2,
+                (y - self.center[1]) * self.scale + PATCH / 2)
+
+    def centroid(self) -> tuple[float, float]:
+        """The silhouette's centre of area, in picture pixels."""
+        m = cv2.moments(self.contour)
+        return self.in_picture(m["m10"] / m["m00"], m["m01"] / m["m00"])
+
+    def halves(self) -> list[tuple[float, float]]:
+        """The centres (picture pixels) of the two parts the silhouette falls into along its
+        long axis (two means: each pixel goes with the nearer centre), for two dice touching."""
+        mask = np.zeros((PATCH, PATCH), np.uint8)
+        cv2.drawContours(mask, [self.contour], -1, 1, -1)
+        ys, xs = np.nonzero(mask)
+        points = np.stack([xs, ys], axis=1).astype(np.float32)
+        mean = points.mean(axis=0)
+        _, vectors = np.linalg.eigh(np.cov((points - mean).T))
+        along = (points - mean) @ vectors[:, -1]  # the long axis: the larger eigenvalue's
+        cut = 0.0
+        for _ in range(10):
+            low, high = along[along <= cut], along[along > cut]
+            if not len(low) or not len(high):
+                break
+            cut = (low.mean() + high.mean()) / 2
+        return [self.in_picture(*points[part].mean(axis=0))
+                for part in (along <= cut, along > cut) if part.any()]
+
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                others: Sequence[tuple[float, float]] = (), window: float = WINDOW
@@ -57,25 +88,47 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
 
 
-def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray | None:
-    """Contour of what stands out from the table at the centre of the patch, nearer its centre
-    than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
-    border (it is not one die alone)."""
+def blobs(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+          window: float = WINDOW) -> list[Silhouette]:
+    """Everything that stands out from the table in the square `window` die sides across at
+    `center` (dice of `side` px), each thing apart, except what reaches the square's border."""
+    k = PATCH / (window * side)
+    patch = patch_at(image_bgr, center[0], center[1], side * window / PATCH_MARGIN)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_foreground(patch, []))
+    out = []
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        if x > 0 and y > 0 and x + w < PATCH and y + h < PATCH:
+            contours, _ = cv2.findContours((labels == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+            out.append(Silhouette(patch, max(contours, key=cv2.contourArea), k * side, center, k))
+    return out
+
+
+def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray:
+    """Mask (0/1) of what stands out from the table (the patch's border) in the patch, nearer
+    its centre than the `others` (offsets from it, patch pixels)."""
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
                            lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
-    diff = lab - np.median(ring, axis=0)
-    diff[..., 0] *= L_WEIGHT
-    dist = np.linalg.norm(diff, axis=2)
-    mask = dist > max(20.0, 0.4 * float(np.percentile(dist, 95)))
+    diff = (lab - np.median(ring, axis=0)) * _WEIGHTS
+    squared = np.einsum("ijk,ijk->ij", diff, diff)  # distances squared: no root needed
+    top = float(np.partition(squared.ravel(), _AT_95)[_AT_95])  # the 95th percentile
+    mask = squared > max(20.0**2, 0.4**2 * top)
     for ox, oy in others:  # nearer its centre than theirs: |p|² ≤ |p - o|²
         mask &= _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
     mask = mask.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # cut a neighbour touching at a corner or along a short stretch
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+
+
+def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray | None:
+    """Contour of what stands out from the table at the centre of the patch, nearer its centre
+    than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
+    border (it is not one die alone)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_foreground(patch_bgr, others))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0

@@ -7,8 +7,8 @@ the measure is against the other dice in the same picture, and it is asked only 
 missing from the count: a big silhouette alone (a shadow, a die the same colour as a neighbour
 it touches) is not evidence enough. A die the cocked test called `cocked` is asked too: the
 sliver of the die below, in the top die's shadow, is what a cocked die's darker side looks like,
-and one die short, a die hidden under it is likelier than a die gone (it keeps no value: the
-cocked test took it).
+and one die short, a die hidden under it is likelier than a die gone (the stream gives it back
+the value read before the cocked test took it: the die on top lies flat).
 """
 from __future__ import annotations
 

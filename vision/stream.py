@@ -167,6 +167,7 @@ class ThrowStream:
         self.last_unread: list[Die] = []  # die-shaped things in it not read as pip dice (capture)
         self._settled: tuple[np.ndarray, list[Die]] | None = None  # the last settle's picture, dice
         self._side: float | None = None  # the dice's face side (px), from a settle of 3 or more
+        self._cocked_values: dict[tuple[float, float], int] = {}  # centre: value read, this settle
 
     @property
     def expecting(self) -> bool:
@@ -196,6 +197,7 @@ class ThrowStream:
         if update.moving:
             self._early.clear()
             self._reads = None
+            self._cocked_values.clear()
         elif self._reads is not None:
             self._reads.append(self._read(full() if full else frame))
             event = self._try_decide(t)
@@ -228,6 +230,8 @@ class ThrowStream:
         self.stats.reads += 1
         # the camera looks straight down: a top face that is not square is a cocked die
         dice = mark_cocked(image, reading.dice, die_size(reading.dice))
+        self._cocked_values |= {d.center: r.value for d, r in zip(dice, reading.dice, strict=True)
+                                if d.status == "cocked" and r.value is not None}
         return mark_geometry(dice, table, self._side)
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
@@ -264,6 +268,9 @@ class ThrowStream:
         if self.tracker.dice_count is not None:
             missing = self.tracker.dice_count - count_dice(dice)
             dice = mark_stacked(image, dice, die_size(dice), missing)
+            # a die on top of another lies flat: one the cocked test took keeps the value read
+            dice = [replace(d, value=self._cocked_values.get(d.center))
+                    if d.status == "stacked" and d.value is None else d for d in dice]
         self._settled = (image, dice)
         return dice
 
