@@ -273,14 +273,15 @@ class Reader:
         new: list[tuple[int | None, Proposal]] = []  # (the die read again, or None; where)
         for i, things in near.items():
             score = found[i].proposal.score
+            own = next(((b, inside) for b, inside in things if i in inside), None)
             loose = [b.centroid() for b, inside in things
                      if not inside and b.area >= LEAST_DIE * unit]
-            own = [(b, inside) for b, inside in things if i in inside]
-            new += [(None if own else i, Proposal(x, y, typical, typical, score))
+            # things beside a die read in none are what it stands for; else they are new dice
+            new += [(i if own is None else None, Proposal(x, y, typical, typical, score))
                     for x, y in loose]
-            if own and own[0][1] == [i] and own[0][0].area >= TWO_DICE * unit:
+            if own is not None and own[1] == [i] and own[0].area >= TWO_DICE * unit:
                 new += [(i, Proposal(x, y, typical, typical, score))
-                        for x, y in own[0][0].halves()]
+                        for x, y in own[0].halves()]
         if not new:
             return found
         looks = [self._look(image, q) for _, q in new]

@@ -77,10 +77,8 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
     with the wall or the table (it reaches the edge of the square `window` die sides across)."""
-    k = PATCH / (window * side)
+    patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
-    # the reader's face patch, wider: a die of `side` spans PATCH / window of it
-    patch = patch_at(image_bgr, cx, cy, side * window / PATCH_MARGIN)
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
@@ -92,8 +90,7 @@ def blobs(image_bgr: np.ndarray, center: tuple[float, float], side: float,
           window: float = WINDOW) -> list[Silhouette]:
     """Everything that stands out from the table in the square `window` die sides across at
     `center` (dice of `side` px), each thing apart, except what reaches the square's border."""
-    k = PATCH / (window * side)
-    patch = patch_at(image_bgr, center[0], center[1], side * window / PATCH_MARGIN)
+    patch, k = _window(image_bgr, center, side, window)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(_foreground(patch, []))
     out = []
     for i in range(1, n):
@@ -103,6 +100,14 @@ def blobs(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                                            cv2.CHAIN_APPROX_SIMPLE)
             out.append(Silhouette(patch, max(contours, key=cv2.contourArea), k * side, center, k))
     return out
+
+
+def _window(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+            window: float) -> tuple[np.ndarray, float]:
+    """The reader's face patch, wider: a die of `side` px spans PATCH / `window` of it; and
+    its patch pixels per picture pixel."""
+    patch = patch_at(image_bgr, center[0], center[1], side * window / PATCH_MARGIN)
+    return patch, PATCH / (window * side)
 
 
 def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray:
