@@ -156,6 +156,15 @@ def test_mark_geometry_finds_stacks_and_dice_off_the_table():
     assert [(d.value, d.status) for d in dice] == [(3, "stacked"), (2, "off_table")]
 
 
+def test_a_die_proposed_at_a_pip_across_the_edge_is_measured_at_the_dice_size():
+    # its box a pip's size, centred 6 px inside the edge at x = 600: the face crosses it
+    pip = Die(1, "red", 0.9, 0.9, (589, 195, 599, 205), (594, 200), 10.0, "ok")
+    inside = [die(4, 200, 200), die(5, 300, 300), die(6, 570, 300)]
+    dice = mark_geometry([*inside, pip], TABLE)
+    assert [(d.value, d.status) for d in dice] == [
+        (4, "ok"), (1, "off_table"), (5, "ok"), (6, "ok")]
+
+
 def test_a_die_read_twice_a_little_apart_is_one_die_not_a_stack():
     # closer than dice side by side (26 px here), farther than a die can rest on another
     dice = mark_geometry([die(3, 100, 100), die(3, 119, 100, conf=0.5)], TABLE)

@@ -101,7 +101,7 @@ def inside(polygon: Polygon, x: float, y: float) -> bool:
     return cv2.pointPolygonTest(_contour(polygon), (float(x), float(y)), False) >= 0
 
 
-def box_inside(polygon: Polygon, box: tuple[int, int, int, int], margin: float = 0.0) -> bool:
+def box_inside(polygon: Polygon, box: tuple[float, float, float, float], margin: float = 0.0) -> bool:
     """True when the box (shrunk by `margin` of its size on each side) lies inside the polygon.
 
     The box is a die's axis-aligned top-face box, which is larger than the face when it is

@@ -114,7 +114,7 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
         out.append(d)
     if table is not None:
         out = [replace(d, status="off_table")
-               if d.status != "off_table" and not _on_table(d, table) else d for d in out]
+               if d.status != "off_table" and not _on_table(d, table, size) else d for d in out]
     return sorted(out, key=lambda d: (d.center[1], d.center[0]))
 
 
@@ -123,8 +123,14 @@ def _one_die(a: Die, b: Die) -> float:
     return STACKED if "cocked" in (a.status, b.status) else TWICE
 
 
-def _on_table(d: Die, table: TableConfig) -> bool:
-    return inside(table.polygon, *d.center) and box_inside(table.polygon, d.box, margin=0.15)
+def _on_table(d: Die, table: TableConfig, size: float) -> bool:
+    """Whether the die's centre and face lie on the table. A die proposed smaller than a die
+    of `size` px (sized by a pip) is measured at that size: dice of a set are one size."""
+    x, y = d.center
+    half = size / 2
+    x1, y1, x2, y2 = d.box
+    box = (min(x1, x - half), min(y1, y - half), max(x2, x + half), max(y2, y + half))
+    return inside(table.polygon, x, y) and box_inside(table.polygon, box, margin=0.15)
 
 
 def _dist(a: Die, b: Die, shift: tuple[float, float] = (0.0, 0.0)) -> float:
