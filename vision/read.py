@@ -69,10 +69,11 @@ SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
 # Overhead cameras only: what stands out from the table around each die, in a square this many
 # dice across, is matched with the dice read. A thing with no die read in it that covers at
-# least `LEAST_DIE` of a die's table (the median of things holding one die), or one die read in
-# a thing covering `TWO_DICE` dice's worth, is a die the proposer missed or merged with its
-# neighbour (a cocked die leaning on a die), and is read at its centre. From the shapes: a
-# cocked die covers about 1.4 dice's worth of table, one leaning on a die 2.4, a stack 1.2-1.6.
+# least `LEAST_DIE` of a die's table (the median of things holding one die) and less than
+# `TWO_DICE`, or one die read in a thing covering `TWO_DICE` dice's worth or more, is a die the
+# proposer missed or merged with its neighbour (a cocked die leaning on a die), and is read at
+# its centre. From the shapes: a cocked die covers about 1.4 dice's worth of table, one leaning
+# on a die 2.4, a stack 1.2-1.6.
 BLOB_WINDOW = 3.0
 LEAST_DIE = 0.5
 TWO_DICE = 1.9
@@ -274,8 +275,8 @@ class Reader:
         for i, things in near.items():
             score = found[i].proposal.score
             own = next(((b, inside) for b, inside in things if i in inside), None)
-            loose = [b.centroid() for b, inside in things
-                     if not inside and b.area >= LEAST_DIE * unit]
+            loose = [b.centroid() for b, inside in things  # bigger than two dice: no die
+                     if not inside and LEAST_DIE * unit <= b.area < TWO_DICE * unit]
             # things beside a die read in none are what it stands for; else they are new dice
             new += [(i if own is None else None, Proposal(x, y, typical, typical, score))
                     for x, y in loose]
