@@ -417,6 +417,13 @@ def test_an_overhead_reader_reads_a_die_the_proposer_missed_beside_a_die():
     assert out[:3] == found and len(out) == 4 and near(out[3], 105, 75)
 
 
+def test_an_overhead_reader_reads_no_speck_beside_a_die():
+    # a chip half a die across (a quarter of its area) beside a die: under half a die, no die
+    image, found = parting_scene()
+    image[30:50, 100:120] = 230
+    assert parting_reader()._parted(image, found) is found
+
+
 def test_an_overhead_reader_reads_two_dice_proposed_as_one_between_them_at_each():
     from overhead_helpers import put
 
