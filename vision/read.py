@@ -232,9 +232,9 @@ class Reader:
         for i in dice:
             p = found[i].proposal
             others = [(found[j].proposal.cx, found[j].proposal.cy) for j in dice if j != i]
-            # cut off where another die is nearer, or else whole: a die read twice, at two of
-            # its pips, is cut in two halves that are no square
-            for near in (others, []):
+            # whole, or else cut off where another die is nearer: a die read twice, at two of
+            # its pips, is cut in two halves that can pass for small squares
+            for near in ([], others):
                 if (q := _square(image, p, near, typical or p.size)) is not None:
                     squares[i] = q
                     break
