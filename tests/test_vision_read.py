@@ -391,6 +391,24 @@ def test_an_overhead_reader_keeps_one_of_two_dice_read_at_the_pips_of_one():
     assert int(np.argmax(out[3].probs[1:])) + 1 == 6
 
 
+def test_an_overhead_reader_reads_a_die_across_the_table_edge_proposed_at_a_pip_at_its_square():
+    # the square around the die shows felt and the frame: against either alone the die merges
+    # with the other, which reaches the border
+    reader = Reader(overhead=True)
+    reader.reject_threshold = 0.5
+    reader.model = SixWhereTheFaceIsFramed(reader.model)
+    rng = np.random.default_rng(0)
+    image = np.full((240, 320, 3), (60, 110, 40), np.float32)  # green felt...
+    image[:, 160:] = (60, 110, 160)  # ...and a wooden frame right of x = 160
+    image = np.clip(image + rng.normal(0, 4, (240, 320, 1)), 0, 255).astype(np.uint8)
+    image[103:137, 143:177] = 235  # a 34-px die at (160, 120), half on the frame
+    image[40:74, 40:74] = image[160:194, 40:74] = image[40:74, 100:134] = 235  # three more
+    found = [cand(57, 57, 34, 0.9), cand(57, 177, 34, 0.9), cand(117, 57, 34, 0.9),
+             cand(152, 112, 14, 0.5)]
+    out = reader._squared(image, found)
+    assert int(np.argmax(out[3].probs[1:])) + 1 == 6
+
+
 def test_of_two_reads_of_one_die_the_one_read_at_its_square_is_kept():
     reader = Reader()
     found = [cand(100, 100, 34, 0.9), cand(180, 100, 34, 0.9), cand(60, 160, 34, 0.9),

@@ -21,6 +21,7 @@ OPEN = 9  # px: about a third of a die side in the patch
 _YS, _XS = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
 _WEIGHTS = np.array([L_WEIGHT, 1, 1], np.float32)
 _AT_95 = round(0.95 * (PATCH * PATCH - 1))
+SECOND_TABLE = 0.2  # of the border unlike the table: a second surface (a die covers under 0.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +83,10 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
+    # a die across the table's edge stands out from neither the felt nor the frame
     contour = _outline(patch, near)
+    if contour is None:
+        contour = _outline(patch, near, two_tables=True)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
 
 
@@ -110,16 +114,31 @@ def _window(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     return patch, PATCH / (window * side)
 
 
-def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray:
+def _squared_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Squared distances of Lab pixels (any shape, channels last) from one colour."""
+    diff = (lab - colour) * _WEIGHTS
+    return np.einsum("...k,...k->...", diff, diff)
+
+
+def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
+                two_tables: bool = False) -> np.ndarray:
     """Mask (0/1) of what stands out from the table (the patch's border) in the patch, nearer
-    its centre than the `others` (offsets from it, patch pixels)."""
+    its centre than the `others` (offsets from it, patch pixels). `two_tables`: the border
+    shows two surfaces (the felt and the frame round it), each taken for table; the mask is
+    empty when it shows one."""
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
                            lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
-    diff = (lab - np.median(ring, axis=0)) * _WEIGHTS
-    squared = np.einsum("ijk,ijk->ij", diff, diff)  # distances squared: no root needed
+    squared = _squared_distance(lab, np.median(ring, axis=0))
     top = float(np.partition(squared.ravel(), _AT_95)[_AT_95])  # the 95th percentile
-    mask = squared > max(20.0**2, 0.4**2 * top)
+    least = max(20.0**2, 0.4**2 * top)
+    if two_tables:
+        # the second table: the ring where it does not look like the first (the frame)
+        rest = ring[_squared_distance(ring, np.median(ring, axis=0)) > least]
+        if len(rest) < SECOND_TABLE * len(ring):
+            return np.zeros(squared.shape, np.uint8)
+        squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
+    mask = squared > least
     for ox, oy in others:  # nearer its centre than theirs: |p|² ≤ |p - o|²
         mask &= _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
     mask = mask.astype(np.uint8)
@@ -129,11 +148,13 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
 
 
-def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray | None:
+def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
+             two_tables: bool = False) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(_foreground(patch_bgr, others))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        _foreground(patch_bgr, others, two_tables))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0
