@@ -222,10 +222,11 @@ class Reader:
         """Each die whose silhouette against the table is a square of about a die's size, read
         again at that square; that reading and colour patch are kept unless it reads "not
         a die", and of two dice whose squares coincide (two pips of a two, each proposed as a
-        die) one is kept. The box stays the proposer's: the stream's cocked and stacked tests
-        measure dice by it. In a photo taken at a slant a silhouette holds a side as well, so
-        only overhead cameras get this (on rune55's `tune` photos: exact pictures 0.649 ->
-        0.631)."""
+        die) one is kept. The box moves to the square's centre, so that a die proposed at a pip
+        in one frame and at its middle in the next lies in one place, but keeps the proposer's
+        size: the stream measures dice by it. In a photo taken at a slant a silhouette holds a
+        side as well, so only overhead cameras get this (on rune55's `tune` photos: exact
+        pictures 0.649 -> 0.631)."""
         dice = [i for i, c in enumerate(found) if not self._rejects(c)]
         typical = self._typical_size(found)
         squares: dict[int, Proposal] = {}
@@ -246,7 +247,9 @@ class Reader:
         for (i, _, patch, angle), pr in zip(looks, probs, strict=True):
             if pr[0] < self.reject_threshold:
                 c = found[i]
-                out[i] = Candidate(c.proposal, angle, pr, patch, c.gains, c.crop)
+                p, q = c.proposal, squares[i]
+                out[i] = Candidate(Proposal(q.cx, q.cy, p.w, p.h, p.score), angle, pr, patch,
+                                   c.gains, c.crop)
         return self._one_per_die(out, [squares.get(i, c.proposal) for i, c in enumerate(out)],
                                  first=squares.keys())
 
