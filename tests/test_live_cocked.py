@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 from overhead_helpers import SIDE, die, put, recognised_throws, table
-from zonkcam.vision.cocked import mark_cocked, top_face_ratio
+from zonkcam.vision.cocked import _bright_run, _without_pips, mark_cocked, top_face_ratio
 
 
 @pytest.mark.parametrize("angle", [0, 25, 70])
@@ -33,6 +33,22 @@ def test_a_dark_die_is_measured_by_its_face_not_its_pips():
     assert top_face_ratio(image, (120, 100), SIDE) == pytest.approx(np.cos(np.radians(45)),
                                                                     abs=0.12)
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "cocked"
+
+
+def test_the_pips_on_a_dark_dies_side_do_not_pull_its_top_face():
+    # a black die leaning 40°, turned along its long axis (rows): a top face of grey 30 with
+    # two white pips, over a side of grey 18 whose two rows of grey pips fill most of the
+    # rows they cross; taken as a step, the pips would put the top face's end below them
+    width, top = 26, 20
+    rows = np.full((36, 18), 18, np.uint8)
+    rows[:top] = 30
+    for y, x in ((5, 4), (15, 13)):  # pips 0.18 of a side across, 0.77 of that along
+        cv2.ellipse(rows, (x, y), (2, 2), 0, 0, 360, 250, -1)
+    for y in (22, 31):  # and 0.64 of it along on the side
+        for x in (2, 9, 16):
+            cv2.ellipse(rows, (x, y), (3, 1), 0, 0, 360, 60, -1)
+    assert _bright_run(np.median(_without_pips(rows, width), axis=1)) == top
+    assert _bright_run(np.median(rows, axis=1)) != top  # as the rows stand
 
 
 def test_a_leaning_die_read_at_its_top_face_is_found_whole():

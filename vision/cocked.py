@@ -27,6 +27,7 @@ SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its
 LEAST_TOP = 0.35  # ...and at least this (cos 70°: leaning farther, it lies on its side)
 FIND_WINDOW = 3.0  # die sides looked at for it: read at its top face, it reaches 1.2 off
 MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at all
+PIP = 0.2  # a pip's width for a face's (kept odd, at least 3 px)
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -62,9 +63,20 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     rows = grey[c - half_l:c + half_l, c - half_w:c + half_w]
     if rows.size == 0:
         return None
-    level = np.median(rows, axis=1)
+    level = np.median(_without_pips(rows, width), axis=1)
     top = _bright_run(level)
     return None if top is None else top / width
+
+
+def _without_pips(grey: np.ndarray, width: float) -> np.ndarray:
+    """`grey` (a die, `width` px across) with its pips filled with the face around them: a
+    side's row of pips can fill most of a row, and a dark die's pips are as bright as a light
+    die's side. The pips lie on the side of the die's middle grey that reaches farther from
+    it: above it on a dark die, below it on a light one."""
+    middle = float(np.median(grey))
+    lighter = float(np.percentile(grey, 95)) - middle > middle - float(np.percentile(grey, 5))
+    pip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(PIP * width)) | 1,) * 2)
+    return cv2.morphologyEx(grey, cv2.MORPH_OPEN if lighter else cv2.MORPH_CLOSE, pip)
 
 
 def _bright_run(level: np.ndarray) -> int | None:
