@@ -129,12 +129,13 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
                            lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
-    squared = _squared_distance(lab, np.median(ring, axis=0))
+    table = np.median(ring, axis=0)
+    squared = _squared_distance(lab, table)
     top = float(np.partition(squared.ravel(), _AT_95)[_AT_95])  # the 95th percentile
     least = max(20.0**2, 0.4**2 * top)
     if two_tables:
         # the second table: the ring where it does not look like the first (the frame)
-        rest = ring[_squared_distance(ring, np.median(ring, axis=0)) > least]
+        rest = ring[_squared_distance(ring, table) > least]
         if len(rest) < SECOND_TABLE * len(ring):
             return np.zeros(squared.shape, np.uint8)
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
@@ -152,7 +153,7 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
              two_tables: bool = False) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
-    border (it is not one die alone)."""
+    border (it is not one die alone). `two_tables`: as for `_foreground`."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
         _foreground(patch_bgr, others, two_tables))
     c = PATCH // 2
