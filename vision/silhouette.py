@@ -2,7 +2,8 @@
 
 The overhead checks on live throws start from it: a cocked die's silhouette is long and its
 top face short (`vision.cocked`); a die resting on another covers more table than a die alone
-(`vision.stacked`).
+(`vision.stacked`); the overhead reader reads a die again at the square it makes, and reads
+things near its dice that no die was read in (`vision.read`).
 """
 from __future__ import annotations
 
@@ -77,13 +78,15 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                ) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
-    with the wall or the table (it reaches the edge of the square `window` die sides across)."""
+    with the wall or the table (it reaches the edge of the square `window` die sides across).
+    Where it merges with what lies beyond the table's edge, and the square's border shows two
+    surfaces (the felt and the frame), both count as table."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
-    # a die across the table's edge stands out from neither the felt nor the frame
+    # against the felt alone, a die across the table's edge merges with the frame beyond it
     contour = _outline(patch, near)
     if contour is None:
         contour = _outline(patch, near, two_tables=True)
