@@ -63,3 +63,28 @@ def test_arm_placing_a_die_is_not_rolling():
     _, ups = run(frames)
     settles = [u for u in ups if u.settled]
     assert len(settles) == 2 and not settles[-1].rolling
+
+
+def test_a_passing_shadow_is_not_rolling():
+    rng = np.random.default_rng(5)
+    yy, xx = np.mgrid[0:480, 0:640]
+
+    def shaded(cx):
+        shade = 1 - 0.3 * np.exp(-2 * (((xx - cx) / 260) ** 2 + ((yy - 240) / 200) ** 2))
+        return np.clip(scene(rng, (300, 220)) * shade[..., None], 0, 255).astype(np.uint8)
+
+    frames = [scene(rng, (300, 220)) for _ in range(12)]
+    frames += [shaded(-300 + 1240 * i / 44) for i in range(45)] + frames[:12]
+    _, ups = run(frames)
+    settles = [u for u in ups if u.settled]
+    assert len(settles) == 2 and not settles[-1].rolling
+
+
+def test_free_motion_in_scattered_frames_is_not_rolling():
+    rng = np.random.default_rng(6)
+    # a die pushed a step every third frame: never two frames of free motion in a row
+    frames = [scene(rng, (300 + 12 * (i // 3), 220)) for i in range(18)]
+    frames += [frames[-1]] * 12
+    det = RestDetector(MotionConfig(settle_s=0.3))
+    ups = [det.update(f, i / FPS) for i, f in enumerate(frames)]
+    assert any(u.moving for u in ups[1:18]) and not any(u.rolling for u in ups)

@@ -51,6 +51,19 @@ def test_disturbances_make_no_phantom_throws():
     assert kinds == {"hover", "light", "shadow", "table_nudge"}
 
 
+def test_a_throw_whose_only_die_leaves_the_frame_is_reported_lost():
+    # five dice kept, the sixth thrown across the table and out of the frame: nothing new
+    # lands, a die was seen rolling, and the table is a die short (a die that leaves beside
+    # the throwing arm is never seen free of it, and makes no event: seeds 112, 113)
+    for seed in (120, 138):
+        sim, _, result = play(SimConfig(seed=seed, throws=2, p_off_table=0.5, p_cocked=0,
+                                        p_stacked=0, p_disturbance=0, p_nudge=0,
+                                        keep_policy=lambda values, n: ([0, 1, 2, 3, 4], n)))
+        lost = sim.truth["throws"][1]
+        assert lost["thrown"] == [] and lost["flags"] == ["spaz", "lost"]
+        assert result.phantoms == 0 and result.exact == 2, result.misses
+
+
 def test_keep_policy_plays_the_simulated_player():
     seen = []
 

@@ -70,6 +70,24 @@ def test_lost_die_and_off_table_die_are_spaz():
     assert off.flags == ["spaz"]
 
 
+def test_a_throw_whose_every_die_left_the_table_is_a_lost_throw():
+    t = started()
+    kept = SIX[:5]
+    assert t.settle(kept, rolled=False).kind == "pickup"  # the 6 is in the player's hand
+    out = t.settle(kept, rolled=True)  # seen rolling, it landed nowhere on the table
+    assert out.kind == "throw" and out.thrown == [] and values(out.kept) == [1, 2, 3, 4, 5]
+    assert values(out.removed) == [6] and out.flags == ["spaz", "lost"]
+
+
+def test_a_settle_with_no_roll_and_no_die_landed_is_no_throw():
+    t = started()
+    assert t.settle(SIX[:5], rolled=False).kind == "pickup"
+    assert t.settle(SIX[:5], rolled=False).kind == "none"  # the hand came back and left
+    # seen rolling with every die on the table: nothing was thrown off it (a knock, a shadow)
+    t = started()
+    assert t.settle(SIX, rolled=True).kind == "none"
+
+
 def test_a_given_dice_count_is_not_raised_by_a_phantom_die():
     t = started(count=5)  # the first throw read six dice: one was a misread
     t.settle([], rolled=False)

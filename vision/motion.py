@@ -14,9 +14,11 @@ for `settle_s`. Robustness comes from what the comparison ignores:
 A hand hovering over the table trembles, so it keeps the scene moving; the settle that follows it
 finds nothing new and `throws` reports no throw.
 
-It also tells whether *rolling* was seen in a moving spell: something moving on its own, not
-attached to an arm reaching in from the frame edge. Thrown dice tumble free; dice that were placed
-or slid by hand never do (`not_thrown`).
+It also tells whether *rolling* was seen in a moving spell: something the size of a die moving
+on its own for frames in a row, not attached to an arm reaching in from the frame edge. Thrown
+dice tumble free; dice that were placed or slid by hand never do (`not_thrown`), and a passing
+shadow or a hand nudging a die frees only scattered bits. A die seen rolling when none lands
+was thrown off the table (`throws`).
 """
 from __future__ import annotations
 
@@ -35,8 +37,8 @@ class MotionConfig:
     threshold: int = 12  # grey levels (0..255) a pixel must change by to count
     min_pixels: int = 4  # changed pixels (in the small image) that make a frame "moving"
     settle_s: float = 0.3  # still time before the scene counts as settled
-    rolling_frames: int = 2  # frames with free-moving objects that make a spell "rolling"
-    min_free_pixels: int = 3  # changed pixels a free-moving object needs
+    rolling_frames: int = 2  # frames in a row with a free-moving object make a spell "rolling"
+    min_free_pixels: int = 20  # its moving pixels, at least (a die at 640x480: some 60)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +67,8 @@ class RestDetector:
         self._reference: np.ndarray | None = None  # the scene at the last settle
         self._size: tuple[int, int] | None = None
         self._last_motion_t: float | None = None
-        self._free_frames = 0
+        self._free_run = 0  # frames in a row with free motion, up to now
+        self._rolling = False  # a run of `rolling_frames` seen since the last settle
         self._border: np.ndarray | None = None
 
     def small(self, frame: np.ndarray) -> np.ndarray:
@@ -91,19 +94,20 @@ class RestDetector:
         moving = changed >= self.config.min_pixels
         self._prev = cur
         settled = False
+        # a run of frames, not scattered ones: a shadow's or a hand's edge breaks off in bits
+        self._free_run = self._free_run + 1 if moving and self._is_free_motion(cur, mask) else 0
+        self._rolling |= self._free_run >= self.config.rolling_frames
         if moving:
             self.state = "moving"
             self._anchor = cur
             self._last_motion_t = t
-            if self._is_free_motion(cur, mask):
-                self._free_frames += 1
         elif self.state == "moving" and t - self._last_motion_t >= self.config.settle_s - 1e-6:
             self.state = "still"
             settled = True
-        rolling = self._free_frames >= self.config.rolling_frames
+        rolling = self._rolling
         if settled:
             self._reference = cur
-            self._free_frames = 0
+            self._free_run, self._rolling = 0, False
         return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t)
 
     def _changed(self, cur: np.ndarray, ref: np.ndarray) -> tuple[int, np.ndarray]:

@@ -335,6 +335,7 @@ class Simulation:
         durations = [float(rng.uniform(0.6, 1.2)) for _ in finals]
         paths = [self._tumble(d, release, t) for d, t in zip(finals, durations, strict=True)]
         leave = self._hand_path([release, edge], 0.35, edge)
+        start = len(self._frames)
         for i in range(max(len(p) for p in paths)):
             moving = [p[min(i, len(p) - 1)] for p in paths]
             hands = [leave[i]] if i < len(leave) else []
@@ -342,7 +343,9 @@ class Simulation:
             frame.dice += sorted((d for d in moving if d.status != "lost"),
                                  key=lambda d: d.status == "stacked")
             self._frames.append(frame)
-        rest_frame = len(self._frames)
+        # At rest once nothing in sight changes: a die that flew out of the frame stops
+        # changing the picture the frame after its last one in sight.
+        rest_frame = start + max(len(leave) + 1, *(self._last_change(p) + 1 for p in paths))
         self._table += finals
         self._last_thrown = [d for d in finals if d.status not in ("under", "lost")]
         flags = []
@@ -362,6 +365,17 @@ class Simulation:
             "flags": flags, "special": special,
         })
         self._rest(float(rng.uniform(1.0, 1.4)))
+
+    def _last_change(self, path: list[SimDie]) -> int:
+        """Index of the last frame in which a die on `path` changes the picture: its last
+        frame, or the one it vanishes in (out of the frame, or gone for the last stretch of
+        a die lost)."""
+        w, h, s = self.config.width, self.config.height, self.size
+        seen = [i for i, d in enumerate(path)
+                if d.status != "lost" and -s < d.x < w + s and -s < d.y < h + s]
+        if seen and seen[-1] == len(path) - 1:
+            return len(path) - 1
+        return seen[-1] + 1 if seen else 0
 
     def _new_die(self, x: float, y: float) -> SimDie:
         value = int(self.rng.integers(1, 7))
@@ -422,8 +436,8 @@ class Simulation:
         edge_pt = self._edge_spot(others)
         centre = poly.mean(axis=0)
         out = (edge_pt - centre) / np.linalg.norm(edge_pt - centre)
-        if how == "lost":
-            p = edge_pt + out * 2000
+        if how == "lost":  # rolled at a throw's pace until two dice past the frame's edge
+            p = edge_pt + out * (self._to_frame_edge(edge_pt, out) + 2 * s)
             d.status = "lost"
         else:
             dist = 0.1 * s if how == "across" else 1.6 * s
@@ -432,6 +446,13 @@ class Simulation:
                 p = edge_pt + out * 0.1 * s  # no room outside: it rests across the edge
             d.status = "off_table"
         d.x, d.y = float(p[0]), float(p[1])
+
+    def _to_frame_edge(self, p: np.ndarray, direction: np.ndarray) -> float:
+        """Distance from `p` (in the frame) along `direction` to the frame's edge."""
+        w, h = self.config.width, self.config.height
+        reach = [(limit - p[i]) / direction[i] for i, limit in ((0, 0), (0, w), (1, 0), (1, h))
+                 if direction[i] and (limit - p[i]) / direction[i] > 0]
+        return float(min(reach))
 
     def _make_cocked(self, d: SimDie, others: list[SimDie]) -> None:
         """Rest a die leaning on the wall: close to the region's edge, side face toward it."""

@@ -9,9 +9,9 @@ Each settle is compared with the table as it was at the previous settle:
 - dice that moved or appeared are the new throw (`thrown`).
 
 A settle with nothing new (a nudged table, a light change, a hand that hovered and left, dice
-being picked up) is not a throw. (So a throw whose every die leaves the table is not seen;
-the next throw then counts those dice as picked up.) Hidden dice that reappear where they were
-are the same dice.
+being picked up) is not a throw, unless dice were picked up, a die was seen rolling and fewer
+dice lie on the table than are in play: every die thrown left the table (`lost`). Hidden dice
+that reappear where they were are the same dice.
 Once a pick-up has been seen, a remaining die that moved a little (`nudge_radius` die sizes) with
 the same face is a kept die that was knocked, and the next throw carries `knocked`. Dice slid
 into the keep zone are kept, not knocked.
@@ -225,6 +225,10 @@ class ThrowTracker:
             moved += knocked
             kept += [new for _, new in knocked]
         self._on_table = list(dice)
+        if not fresh and rolled and (self._removed or gone) and self._short(dice):
+            # dice picked up, a die seen rolling, none landed: every die thrown left the table
+            return self._throw([], kept, self._removed + gone,
+                               moved_kept=self._knocked or bool(moved), rolled=rolled)
         if not fresh:
             self._removed += gone
             self._pickup_seen |= bool(gone)
@@ -239,7 +243,7 @@ class ThrowTracker:
                moved_kept: bool, rolled: bool) -> Outcome:
         on_table = thrown + kept
         count = count_dice(on_table)
-        lost = self.dice_count is not None and count < self.dice_count
+        lost = self._short(on_table)
         if not self._count_given and (self.dice_count is None or count > self.dice_count):
             self.dice_count = count
         flags = []
@@ -257,6 +261,10 @@ class ThrowTracker:
         self._removed, self._pickup_seen, self._knocked = [], False, False
         kind: Kind = "throw" if self.expecting else "ignored"
         return Outcome(kind, thrown, kept, removed, flags)
+
+    def _short(self, dice: list[Die]) -> bool:
+        """Fewer dice on the table than are in play."""
+        return self.dice_count is not None and count_dice(dice) < self.dice_count
 
     def _in_keep_zone(self, d: Die) -> bool:
         return bool(self.table and self.table.keep_zone and inside(self.table.keep_zone, *d.center))
