@@ -97,8 +97,30 @@ def test_a_cocked_die_touching_a_flat_one_is_told_apart():
 
 def test_a_die_the_table_hides_is_left_alone():
     image = np.full((200, 240, 3), 235, np.uint8)  # a white die on white paper: nothing shows
-    put(image, 120, 100, 0, lean=45)
+    put(image, 120, 100, 0)
+    assert top_face_ratio(image, (120, 100), SIDE) is None
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+    # leaning, its side shows alone: a strip one die long, narrower than a die lying flat
+    image[:] = 235
+    put(image, 120, 100, 0, lean=45)
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "cocked"
+
+
+@pytest.mark.parametrize("angle", [0, 25, 70])
+@pytest.mark.parametrize("lean", [40, 50])
+def test_a_leaning_die_whose_side_is_the_tables_grey_shows_a_narrow_top_face(angle, lean):
+    # the side (0.6 of the face's grey) merges with felt of its grey: the top face shows
+    # alone, a die long and cos(lean) of one wide
+    rng = np.random.default_rng(0)
+    felt = np.clip(141 + rng.normal(0, 4, (200, 240, 1)).repeat(3, axis=2), 0, 255)
+    image = felt.astype(np.uint8)
+    put(image, 80, 100, angle)
+    put(image, 170, 100, angle, lean)
+    assert top_face_ratio(image, (80, 100), SIDE) == 1.0
+    assert top_face_ratio(image, (170, 100), SIDE) == pytest.approx(np.cos(np.radians(lean)),
+                                                                    abs=0.12)
+    marked = mark_cocked(image, [die(80, 100), die(170, 100)], SIDE)
+    assert [d.status for d in marked] == ["ok", "cocked"]
 
 
 def test_the_stream_reports_cocked_dice_the_recognizer_reads_as_values():

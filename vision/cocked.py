@@ -5,7 +5,9 @@ die lies: the face is parallel to the picture, so perspective only scales it (a 
 lens axis also shows a side, beside a square top). A die leaning on another or on the wall shows
 its top face shortened along the lean (cos of the lean: 0.77 at 40°) and a side face below it,
 darker since it faces away from the light. So a die is cocked when its silhouette is long, and
-the bright part of it, the top face, is shorter along the long axis than it is wide.
+the bright part of it, the top face, is shorter along the long axis than it is wide. A side as
+dark as the table (a green die on green felt) leaves the top face alone: a silhouette one die
+long and narrower than any die lying flat (and a top face as light as the table, the side alone).
 
 This holds for overhead cameras only (the live stream); a photo taken at a slant foreshortens
 every face, so `Reader` does not apply it.
@@ -28,14 +30,16 @@ LEAST_TOP = 0.35  # ...and at least this (cos 70°: leaning farther, it lies on 
 FIND_WINDOW = 3.0  # die sides looked at for it: read at its top face, it reaches 1.2 off
 MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at all
 PIP = 0.2  # a pip's width for a face's (kept odd, at least 3 px)
+FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                    others: Sequence[tuple[float, float]] = ()) -> float | None:
     """Length of the die's top face along its silhouette's long axis ÷ its width, when the
-    silhouette is long and a darker side shows; 1.0 for a square silhouette; None when it
-    cannot tell (the die merges with the wall or the table, or no side shows). `others`: the
-    centres of the other dice; a touching die is cut off where it is nearer its centre."""
+    silhouette is long and a darker side shows; its width ÷ `side` when no side shows and it
+    is about one die long (the side merges with the table); 1.0 for a square silhouette; None
+    when it cannot tell (the die merges with the wall or the table). `others`: the centres of
+    the other dice; a touching die is cut off where it is nearer its centre."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
     # then measure it centred in the narrower one, at a finer scale.
     found = silhouette(image_bgr, center, side, others, FIND_WINDOW)
@@ -65,7 +69,13 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
         return None
     level = np.median(_without_pips(rows, width), axis=1)
     top = _bright_run(level)
-    return None if top is None else top / width
+    if top is not None:
+        return top / width
+    # No side seen: where it merges with the table, the top face shows alone, a die's side
+    # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
+    if length <= FACE_LONG * found.side:
+        return width / found.side
+    return None
 
 
 def _without_pips(grey: np.ndarray, width: float) -> np.ndarray:

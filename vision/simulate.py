@@ -251,9 +251,9 @@ class Simulation:
             a = float(self.rng.uniform(0, 2 * math.pi))
             push = float(self.rng.uniform(0.7, 1.3)) * s
             dx, dy = math.cos(a) * push, math.sin(a) * push
-            if not self._free_spot(nudge.x + dx, nudge.y + dy, ignore=nudge):
+            if not self._room(nudge.x + dx, nudge.y + dy, nudge):
                 dx, dy = -dx, -dy
-            if self._free_spot(nudge.x + dx, nudge.y + dy, ignore=nudge):
+            if self._room(nudge.x + dx, nudge.y + dy, nudge):  # a kept die stays on the table
                 start = (nudge.x - math.cos(a) * s, nudge.y - math.sin(a) * s)
                 for hand in self._hand_path([pos, start], 0.3, edge):
                     self._frames.append(self._still(hands=[hand]))
@@ -473,10 +473,18 @@ class Simulation:
         x2, y2 = contour.reshape(-1, 2).max(axis=0)
         for _ in range(2000):
             x, y = float(self.rng.uniform(x1, x2)), float(self.rng.uniform(y1, y2))
-            if cv2.pointPolygonTest(contour, (x, y), True) >= margin * self.size * 1.3 and \
-                    self._free_spot(x, y, others=others):
+            if self._on_table(x, y, margin) and self._free_spot(x, y, others=others):
                 return x, y
         raise RuntimeError("no room left on the table for another die")
+
+    def _on_table(self, x: float, y: float, margin: float) -> bool:
+        """Whether (x, y) lies on the region, `margin` die sides (and some) from its edge."""
+        contour = np.asarray(self.polygon, np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(contour, (x, y), True) >= margin * self.size * 1.3
+
+    def _room(self, x: float, y: float, die: SimDie) -> bool:
+        """Whether `die` can be pushed to (x, y): on the table, clear of the other dice."""
+        return self._on_table(x, y, 1.0) and self._free_spot(x, y, ignore=die)
 
     def _free_spot(self, x: float, y: float, ignore: SimDie | None = None,
                    others: list[SimDie] | None = None) -> bool:
