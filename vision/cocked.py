@@ -71,7 +71,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     top = _bright_run(level)
     if top is not None:
         return top / width
-    # No side seen: where it merges with the table, the top face shows alone, a die's side
+    # No side seen: where it merges with the table, the top face shows alone, one die side
     # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
     if length <= FACE_LONG * found.side:
         return width / found.side

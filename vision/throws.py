@@ -225,11 +225,9 @@ class ThrowTracker:
             moved += knocked
             kept += [new for _, new in knocked]
         self._on_table = list(dice)
-        if not fresh and rolled and (self._removed or gone) and self._short(dice):
-            # dice picked up, a die seen rolling, none landed: every die thrown left the table
-            return self._throw([], kept, self._removed + gone,
-                               moved_kept=self._knocked or bool(moved), rolled=rolled)
-        if not fresh:
+        # dice picked up, a die seen rolling and none landed: every die thrown left the table
+        all_lost = rolled and bool(self._removed or gone) and self._short(dice)
+        if not fresh and not all_lost:
             self._removed += gone
             self._pickup_seen |= bool(gone)
             self._knocked |= bool(moved) and self._pickup_seen
