@@ -54,6 +54,16 @@ def test_table_nudge_moves_every_die_and_is_not_a_throw():
     assert t.settle(moved, rolled=True).kind == "none"
 
 
+def test_a_die_thrown_onto_where_a_die_of_its_face_lay_is_thrown_not_kept():
+    # picked up and thrown with no settle between: a 1 lands 3 px from where the 1 lay, turned
+    # otherwise; the 6 lies where it lay. Two dice 3 px apart are no table nudge.
+    t = started()
+    out = t.settle([SIX[5], die(1, 100, 97, angle=-36), die(2, 400, 200), die(3, 450, 350),
+                    die(4, 150, 400), die(5, 250, 420)], rolled=True)
+    assert values(out.kept) == [6] and values(out.thrown) == [1, 2, 3, 4, 5]
+    assert values(out.removed) == [1, 2, 3, 4, 5]
+
+
 def test_hidden_dice_that_reappear_are_not_thrown():
     t = started()
     assert t.settle(SIX[:4], rolled=False).kind == "pickup"  # a hand rests over two dice

@@ -301,16 +301,24 @@ class ThrowTracker:
 
     def _table_shift(self, old: list[Die], new: list[Die], size: float,
                      colours: bool) -> tuple[float, float]:
-        """The common displacement of a nudged table (or camera), if two or more dice agree."""
+        """The common displacement of a nudged table (or camera), if two or more dice agree on
+        it: each lies where one lay, moved by it, as near as a die that has not moved (`STILL`).
+        Dice matched only within the match tolerance do not agree on a shift: a thrown die that
+        landed a few pixels from where a die of its face lay would carry a die that has not
+        moved into matching it without its turn (see `_match`)."""
         tol = self.match_tol * size
-        best, best_n = (0.0, 0.0), len(self._match(old, new, tol, (0.0, 0.0), angles=True,
-                                                   colours=colours)[0])
+
+        def agreeing(shift: tuple[float, float]) -> int:
+            pairs = self._match(old, new, tol, shift, angles=True, colours=colours)[0]
+            return sum(_dist(a, b, shift) <= STILL * tol for a, b in pairs)
+
+        best, best_n = (0.0, 0.0), agreeing((0.0, 0.0))
         for a in old:
             for b in new:
                 shift = (b.center[0] - a.center[0], b.center[1] - a.center[1])
                 if not _same_face(a, b, colours) or math.hypot(*shift) > self.shift_max * size:
                     continue
-                n = len(self._match(old, new, tol, shift, angles=True, colours=colours)[0])
+                n = agreeing(shift)
                 if n >= 2 and n > best_n:
                     best, best_n = shift, n
         return best
