@@ -94,3 +94,17 @@ def test_dice_read_small_are_judged_by_the_size_of_the_dice_settled_before():
     assert len(stream._read(frame(0))) == 2
     stream._side = 36.0
     assert [d.center for d in stream._read(frame(0))] == [(100, 100)]
+
+
+def test_a_cocked_die_the_recognizer_missed_is_found_where_the_picture_changed():
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
+    now = frame(1, gain=0.9)
+    put(now, 110, 160, 30, lean=45)  # came to rest leaning; the reads have only the two
+    found = stream._unread_cocked([die(60, 60, 3), die(160, 100, 5)], now)
+    assert [d.status for d in found] == ["cocked"]
+    assert np.hypot(found[0].center[0] - 110, found[0].center[1] - 160) < 8
+    # a die lying flat that was missed is left to the recognizer: no status it could not tell
+    flat = frame(1, gain=0.9)
+    put(flat, 110, 160, 30)
+    assert stream._unread_cocked([die(60, 60, 3), die(160, 100, 5)], flat) == []

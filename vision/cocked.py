@@ -112,11 +112,17 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
     die lying flat, in pixels."""
     out = []
     for d in dice:
-        if d.status in ("ok", "unreadable"):
-            others = [o.center for o in dice if o is not d]
-            ratio = top_face_ratio(image_bgr, d.center, side, others)
-            if ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP:
-                d = replace(d, value=None, status="cocked")
+        if d.status in ("ok", "unreadable") and \
+                looks_cocked(image_bgr, d.center, side, [o.center for o in dice if o is not d]):
+            d = replace(d, value=None, status="cocked")
         out.append(d)
     return out
+
+
+def looks_cocked(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+                 others: Sequence[tuple[float, float]] = ()) -> bool:
+    """Whether the die at `center` has a short top face (`top_face_ratio` in
+    `LEAST_TOP..SHORT_TOP`)."""
+    ratio = top_face_ratio(image_bgr, center, side, others)
+    return ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP
 

@@ -33,11 +33,12 @@ from typing import Protocol
 
 import cv2
 import numpy as np
-from zonkcam.vision.cocked import mark_cocked
+from zonkcam.vision.changed import changed_spots
+from zonkcam.vision.cocked import looks_cocked, mark_cocked
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.stacked import mark_stacked
-from zonkcam.vision.table import Polygon, TableConfig
+from zonkcam.vision.table import Polygon, TableConfig, inside
 from zonkcam.vision.throws import (
     FLAGS,
     TWICE,
@@ -263,6 +264,7 @@ class ThrowStream:
         image = self.last_image
         assert image is not None  # set by the reads
         dice = self._in_place(dice, image)
+        dice = sorted(dice + self._unread_cocked(dice, image), key=lambda d: (d.center[1], d.center[0]))
         if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
             self._side = die_size(dice)
         if self.tracker.dice_count is not None:
@@ -273,6 +275,24 @@ class ThrowStream:
                     if d.status == "stacked" and d.value is None else d for d in dice]
         self._settled = (image, dice)
         return dice
+
+    def _unread_cocked(self, dice: list[Die], image: np.ndarray) -> list[Die]:
+        """Cocked dice the recognizer did not find (it often misses a shortened face): where
+        the picture changed since the last settle, on the table, away from every die read
+        then and now (`vision.changed`), a silhouette the cocked test calls cocked."""
+        if self._settled is None or self._settled[0].shape != image.shape:
+            return []
+        before_image, before = self._settled
+        side = self._side or die_size(before + dice)
+        table = self.tracker.table
+        found = []
+        for x, y in changed_spots(before_image, image, side, [d.center for d in before + dice]):
+            if (table is None or inside(table.polygon, x, y)) and \
+                    looks_cocked(image, (x, y), side, [d.center for d in dice]):
+                half = round(side / 2)
+                box = (round(x) - half, round(y) - half, round(x) + half, round(y) + half)
+                found.append(Die(None, None, 0.0, 0.0, box, (x, y), 0.0, "cocked"))
+        return found
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """The quorum's dice, checked against the last settle's where the picture has not
