@@ -1,10 +1,11 @@
 """Where the picture changed between two settles: each die-sized spot that came or went.
 
 Nothing lands on the table without changing the picture where it lies, so a spot that changed
-where no die was read, now or at the last settle, holds a die the recognizer did not find (a
-cocked die's shortened face is one it often misses). The pictures are gain-matched first, so a
-change of light is no change; a hand still over the table, a shadow across it, or a nudged
-table's edge change far more than a die's worth, or a long strip of it, and are no spot.
+beside the dice read, now and at the last settle, holds a die the recognizer did not find (a
+cocked die's shortened face is one it often misses, even leaning on a die it read). The
+pictures are gain-matched first, so a change of light is no change; a hand still over the
+table, a shadow across it, or a nudged table's edge change far more than a die's worth, or a
+long strip of it, and are no spot.
 """
 from __future__ import annotations
 
@@ -17,17 +18,20 @@ THRESHOLD = 24  # grey levels a pixel must change by (sensor noise: a few)
 LEAST_AREA = 0.4  # die faces: a spot smaller than this is a pip's or an edge's change
 MOST_AREA = 3.0  # ...and larger is no one die (a die and its shadow: about 1.5)
 MOST_LONG = 2.2  # die sides a spot spans, at most
+AWAY = 0.8  # die sides round a die read that are its own change (its corners reach 0.71)
 
 
 def changed_spots(before: np.ndarray, now: np.ndarray, side: float,
                   away_from: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float]]:
     """Centres of the die-sized spots (`side` px dice) where `now` differs from `before`
-    (BGR pictures of one size), each more than a die side from every point of `away_from`
-    (the dice read in either picture)."""
+    (BGR pictures of one size), leaving out the change within `AWAY` die sides of each point
+    of `away_from` (the dice read in either picture)."""
     a, b = (cv2.GaussianBlur(cv2.cvtColor(p, cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
             for p in (before, now))
     b *= float(a.mean()) / max(float(b.mean()), 1.0)
     mask = (np.abs(a - b) > THRESHOLD).astype(np.uint8)
+    for x, y in away_from:  # a die read, and its shadow's inner part: a die beside it is left
+        cv2.circle(mask, (round(x), round(y)), round(AWAY * side), 0, -1)
     pip = max(3, round(side / 5)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip)))
@@ -39,6 +43,5 @@ def changed_spots(before: np.ndarray, now: np.ndarray, side: float,
         x, y = (float(c) for c in centroids[i])
         if not LEAST_AREA <= area / side**2 <= MOST_AREA or max(w, h) > MOST_LONG * side:
             continue
-        if all(np.hypot(x - ox, y - oy) > side for ox, oy in away_from):
-            spots.append((x, y))
+        spots.append((x, y))
     return spots

@@ -278,8 +278,8 @@ class ThrowStream:
 
     def _unread_cocked(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """Cocked dice the recognizer did not find (it often misses a shortened face): where
-        the picture changed since the last settle, on the table, away from every die read
-        then and now (`vision.changed`), a silhouette the cocked test calls cocked."""
+        the picture changed since the last settle, on the table, beside the dice read then
+        and now (`vision.changed`), a silhouette the cocked test calls cocked."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return []
         before_image, before = self._settled
