@@ -15,8 +15,9 @@ The quorum reads the last frames of the still window as they arrive
 then checked for what only a camera looking down can tell: cocked dice (`vision.cocked`),
 then stacks, dice read twice and dice off the table (`throws.mark_geometry`). The settled
 dice are the quorum's, checked against the last settle where the picture has not changed
-(a die cannot come or go without changing it), and, when a die is missing from the count,
-one is looked for under another (`vision.stacked`).
+(a die cannot come or go without changing it), cocked dice the recognizer missed are looked
+for where it has (`vision.changed`), and, when a die is missing from the count, one is looked
+for under another (`vision.stacked`).
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
