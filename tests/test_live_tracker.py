@@ -140,6 +140,16 @@ def test_colour_tells_dice_apart_only_where_a_roll_may_have_landed_one():
     assert values(out.kept) == [1, 2] and "knocked" in out.flags
 
 
+def test_a_die_of_another_colour_landing_near_where_one_lay_is_thrown_unless_it_lies_still():
+    t = started()
+    # no settle between pick-up and throw: a red 5 lands 6 px from where the white 5 lay,
+    # turned alike; the 6 lies where it lay, its colour named otherwise now
+    out = t.settle([die(6, 300, 300, color="yellow"), die(5, 206, 300, color="red"),
+                    die(1, 400, 200), die(2, 450, 350), die(3, 150, 400), die(4, 250, 420)],
+                   rolled=True)
+    assert values(out.kept) == [6] and values(out.thrown) == [1, 2, 3, 4, 5]
+
+
 def test_a_kept_die_knocked_and_read_as_another_face_is_no_throw():
     t = started()
     # the rest are picked up; the hand pushes the 2, which now reads as a 1 (a misread, or

@@ -194,12 +194,17 @@ class ThrowTracker:
         size = die_size(before + dice)
         # After a roll a thrown die may lie near where another lay: the colour tells them apart.
         # Without one, no die came, so a colour named differently is the same die (see _same_face).
-        # A die still lying where it lay at the last settle is that die, colour or not.
+        # A die still lying where it lay at the last settle (within STILL) is that die, colour
+        # or not: a colour name flickers from one settle to the next.
         colours = rolled
         shift = self._table_shift(before, dice, size, colours)
-        pairs, gone, fresh = self._match(before, dice, self.match_tol * size, shift, angles=True)
+        tol = self.match_tol * size
+        still, before_left, dice_left = self._match(before, dice, STILL * tol, shift, angles=True)
+        pairs, gone, fresh = self._match(before_left, dice_left, tol, shift, angles=True,
+                                         colours=colours)
+        pairs += still
         # Dice hidden at an earlier settle (a hand resting over them) that are back in place.
-        back, self._removed, fresh = self._match(self._removed, fresh, self.match_tol * size,
+        back, self._removed, fresh = self._match(self._removed, fresh, tol,
                                                  shift, angles=True, colours=colours)
         kept = [new for _, new in pairs + back]
         in_zone = [d for d in fresh if self._in_keep_zone(d)]
@@ -216,7 +221,7 @@ class ThrowTracker:
         if not rolled:
             # nothing rolled: a "new" die where a vanished one lay is that die read differently
             # (a misread, a shadow), not a die placed there
-            rereads, gone, fresh = self._match(gone, fresh, self.match_tol * size, shift,
+            rereads, gone, fresh = self._match(gone, fresh, tol, shift,
                                                angles=False, faces=False)
             kept += [new for _, new in rereads]
             # and one a little way off, with another face, is a kept die the hand knocked
