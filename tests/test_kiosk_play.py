@@ -43,7 +43,8 @@ def test_demo_throws_are_scored_on_the_page_and_in_the_database(browser, tmp_pat
         s = wait_for_actions(url, 1)
         page.wait_for_function("document.querySelectorAll('#sheet thead th').length === 2")
         assert page.inner_text("#sheet thead").split() == ["Ann", "Bob"]
-        assert page.evaluate("document.querySelector('#frame').naturalWidth") > 0  # live picture
+        # the live picture: it loads apart from the page, so it is waited for (times out if never)
+        page.wait_for_function("document.querySelector('#frame').naturalWidth > 0")
         page.click("#undo")
         page.wait_for_timeout(500)
         after = state(url)
