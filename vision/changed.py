@@ -37,11 +37,6 @@ def changed_spots(before: np.ndarray, now: np.ndarray, side: float,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((pip, pip), np.uint8))
     n, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
-    spots = []
-    for i in range(1, n):
-        _, _, w, h, area = stats[i]
-        x, y = (float(c) for c in centroids[i])
-        if not LEAST_AREA <= area / side**2 <= MOST_AREA or max(w, h) > MOST_LONG * side:
-            continue
-        spots.append((x, y))
-    return spots
+    return [(float(centroids[i][0]), float(centroids[i][1])) for i in range(1, n)
+            if LEAST_AREA <= stats[i, 4] / side**2 <= MOST_AREA
+            and max(stats[i, 2], stats[i, 3]) <= MOST_LONG * side]

@@ -35,6 +35,11 @@ class Die:
         return d
 
 
+def reading_order(d: Die) -> tuple[float, float]:
+    """Sort key: dice top to bottom, then left to right, as a person reads the table."""
+    return d.center[1], d.center[0]
+
+
 @dataclass(slots=True)
 class Reading:
     """Everything read from one image."""

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.changed import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked
-from zonkcam.vision.dice import Die, Reading
+from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, inside
@@ -120,7 +120,7 @@ def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
         if n >= absent:
             dice.append(max((d for d in g.values() if (d.value, d.color, d.status) == key),
                             key=lambda d: d.confidence))
-    return sorted(dice, key=lambda d: (d.center[1], d.center[0])), agreed
+    return sorted(dice, key=reading_order), agreed
 
 
 def unchanged(a: np.ndarray, b: np.ndarray, box: tuple[int, int, int, int]) -> bool:
@@ -265,7 +265,7 @@ class ThrowStream:
         image = self.last_image
         assert image is not None  # set by the reads
         dice = self._in_place(dice, image)
-        dice = sorted(dice + self._unread_cocked(dice, image), key=lambda d: (d.center[1], d.center[0]))
+        dice = sorted(dice + self._unread_cocked(dice, image), key=reading_order)
         if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
             self._side = die_size(dice)
         if self.tracker.dice_count is not None:
@@ -328,4 +328,4 @@ class ThrowStream:
                 out.append(same)
         out += [b for b in before
                 if near(b, dice) is None and unchanged(before_image, image, b.box)]
-        return sorted(out, key=lambda d: (d.center[1], d.center[0]))
+        return sorted(out, key=reading_order)

@@ -30,7 +30,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from zonkcam.vision.dice import Die
+from zonkcam.vision.dice import Die, reading_order
 from zonkcam.vision.table import TableConfig, box_inside, inside
 
 FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
@@ -115,7 +115,7 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
     if table is not None:
         out = [replace(d, status="off_table")
                if d.status != "off_table" and not _on_table(d, table, size) else d for d in out]
-    return sorted(out, key=lambda d: (d.center[1], d.center[0]))
+    return sorted(out, key=reading_order)
 
 
 def _one_die(a: Die, b: Die) -> float:
@@ -199,7 +199,7 @@ class ThrowTracker:
         colours = rolled
         shift = self._table_shift(before, dice, size, colours)
         tol = self.match_tol * size
-        still, before_left, dice_left = self._match(before, dice, STILL * tol, shift, angles=True)
+        still, before_left, dice_left = self._lying_still(before, dice, tol, shift)
         pairs, gone, fresh = self._match(before_left, dice_left, tol, shift, angles=True,
                                          colours=colours)
         pairs += still
@@ -304,6 +304,13 @@ class ThrowTracker:
         return (pairs, [a for i, a in enumerate(old) if i not in used_a],
                 [b for j, b in enumerate(new) if j not in used_b])
 
+    def _lying_still(self, old: list[Die], new: list[Die], tol: float,
+                     shift: tuple[float, float]) -> tuple[list[tuple[Die, Die]], list[Die],
+                                                          list[Die]]:
+        """`_match` of the dice of one face lying where one lay (moved by `shift`), within
+        `STILL` × `tol`: each is that die however its turn was measured or its colour named."""
+        return self._match(old, new, STILL * tol, shift, angles=False)
+
     def _table_shift(self, old: list[Die], new: list[Die], size: float,
                      colours: bool) -> tuple[float, float]:
         """The common displacement of a nudged table (or camera), if two or more dice agree on
@@ -314,8 +321,7 @@ class ThrowTracker:
         tol = self.match_tol * size
 
         def agreeing(shift: tuple[float, float]) -> int:
-            pairs = self._match(old, new, tol, shift, angles=True, colours=colours)[0]
-            return sum(_dist(a, b, shift) <= STILL * tol for a, b in pairs)
+            return len(self._lying_still(old, new, tol, shift)[0])
 
         best, best_n = (0.0, 0.0), agreeing((0.0, 0.0))
         for a in old:
