@@ -1,4 +1,5 @@
 """Die-sized spots where the picture changed between two settles."""
+import cv2
 import numpy as np
 from overhead_helpers import SIDE, put, table
 from zonkcam.vision.changed import changed_spots
@@ -28,3 +29,11 @@ def test_a_hand_and_a_strip_along_the_edge_are_no_spot():
     now[40:160, 60:180] = (150, 170, 200)  # a hand, far more than a die's worth
     now[190:196, 10:230] = (30, 60, 90)  # a table edge moved a few pixels: a long strip
     assert changed_spots(before, now, SIDE) == []
+
+
+def test_a_die_of_the_tables_grey_but_not_its_colour_is_a_spot():
+    wood = np.full((200, 240, 3), (60, 90, 130), np.uint8)  # brown: grey 98
+    now = wood.copy()
+    corners = cv2.boxPoints(((120, 100), (SIDE, SIDE), 20)).astype(np.int32)
+    cv2.fillPoly(now, [corners], (40, 40, 200))  # a red die: grey 88
+    assert near(changed_spots(wood, now, SIDE), 120, 100)

@@ -488,3 +488,15 @@ def test_an_overhead_reader_leaves_a_stack_and_dice_alone_as_proposed():
     found.append(cand(160, 100, 55, 0.8))
     image[15:120, 92:118] = 200  # a thing over two dice big beside a die (a phone): no die
     assert parting_reader()._parted(image, found) is found
+
+
+def test_read_at_reads_the_dice_at_given_places_and_nothing_on_bare_table(reader):
+    image, drawn = scene(4, "felt", n=4)
+    size = float(np.median([d.size for d in drawn]))
+    dice = reader.read_at(image, [(d.cx, d.cy) for d in drawn], size)
+    assert sum(any(r.value == d.value and np.hypot(r.center[0] - d.cx, r.center[1] - d.cy)
+                   < size / 3 for r in dice) for d in drawn) == len(drawn)
+    bare = [(x, y) for x in range(40, 640, 80) for y in range(40, 480, 80)
+            if all(np.hypot(x - d.cx, y - d.cy) > 1.5 * size for d in drawn)]
+    assert len(bare) > 10 and reader.read_at(image, bare, size) == []
+    assert reader.read_at(image, [], size) == []

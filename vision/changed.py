@@ -26,10 +26,13 @@ def changed_spots(before: np.ndarray, now: np.ndarray, side: float,
     """Centres of the die-sized spots (`side` px dice) where `now` differs from `before`
     (BGR pictures of one size), leaving out the change within `AWAY` die sides of each point
     of `away_from` (the dice read in either picture)."""
-    a, b = (cv2.GaussianBlur(cv2.cvtColor(p, cv2.COLOR_BGR2GRAY), (5, 5), 0).astype(np.float32)
-            for p in (before, now))
-    b *= float(a.mean()) / max(float(b.mean()), 1.0)
-    mask = (np.abs(a - b) > THRESHOLD).astype(np.uint8)
+    a, b = (cv2.GaussianBlur(p, (5, 5), 0) for p in (before, now))
+    mean_a, mean_b = cv2.mean(a), cv2.mean(b)
+    b = cv2.multiply(b, tuple(x / max(y, 1.0) for x, y in zip(mean_a, mean_b, strict=True)),
+                     dtype=cv2.CV_8U)
+    # in any channel: a red die on brown wood is about the wood's grey
+    diff = cv2.split(cv2.absdiff(a, b))
+    mask = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > THRESHOLD).astype(np.uint8)
     for x, y in away_from:  # a die read, and its shadow's inner part: a die beside it is left
         cv2.circle(mask, (round(x), round(y)), round(AWAY * side), 0, -1)
     pip = max(3, round(side / 5)) | 1

@@ -31,6 +31,7 @@ FIND_WINDOW = 3.0  # die sides looked at for it: read at its top face, it reache
 MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at all
 PIP = 0.2  # a pip's width for a face's (kept odd, at least 3 px)
 FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
+ROW_PCT = 35
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -67,7 +68,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     rows = grey[c - half_l:c + half_l, c - half_w:c + half_w]
     if rows.size == 0:
         return None
-    level = np.median(_without_pips(rows, width), axis=1)
+    level = _levels(rows, width)
     top = _bright_run(level)
     if top is not None:
         return top / width
@@ -78,15 +79,18 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     return None
 
 
-def _without_pips(grey: np.ndarray, width: float) -> np.ndarray:
-    """`grey` (a die, `width` px across) with its pips filled with the face around them: a
-    side's row of pips can fill most of a row, and a dark die's pips are as bright as a light
-    die's side. The pips lie on the side of the die's middle grey that reaches farther from
-    it: above it on a dark die, below it on a light one."""
+def _levels(grey: np.ndarray, width: float) -> np.ndarray:
+    """The face's grey in each row of `grey` (a die, `width` px across, long axis down the
+    rows), pips left out: a side's row of pips can fill most of a row, and a dark die's pips
+    are as bright as a light die's side. The pips lie on the side of the die's middle grey
+    that reaches farther from it: above it on a dark die, below it on a light one. They are
+    opened away at a pip's size, and each row's grey is taken from its face side (a quarter
+    of the way in): a side's pips, foreshortened, can be wider than a pip along the row."""
     middle = float(np.median(grey))
     lighter = float(np.percentile(grey, 95)) - middle > middle - float(np.percentile(grey, 5))
     pip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(PIP * width)) | 1,) * 2)
-    return cv2.morphologyEx(grey, cv2.MORPH_OPEN if lighter else cv2.MORPH_CLOSE, pip)
+    opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN if lighter else cv2.MORPH_CLOSE, pip)
+    return np.percentile(opened, ROW_PCT if lighter else 100 - ROW_PCT, axis=1)
 
 
 def _bright_run(level: np.ndarray) -> int | None:

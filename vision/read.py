@@ -13,7 +13,7 @@ face's body pixels (`vision.colors`).
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,6 +125,32 @@ class Reader:
             rejected = [d for d in rejected if _place(d, polygon).status != "off_table"]
         elapsed = (time.perf_counter() - start) * 1000
         return Reading(w, h, dice, polygon, elapsed, rejected)
+
+    def read_at(self, image_bgr: np.ndarray, points: Sequence[tuple[float, float]], size: float,
+                table: list[tuple[int, int]] | None = None) -> list[Die]:
+        """The dice lying at `points` (px) in a picture of dice `size` px across: for places
+        where something die-sized is known to have come (the live stream's changed spots) that
+        the proposer did not find. Each is read at its silhouette's square when an overhead
+        camera sees one there, else at the point; one read "not a pip die" gives none."""
+        if not points:
+            return []
+        image = _as_bgr(image_bgr)
+        h, w = image.shape[:2]
+        at = [Proposal(x, y, size, size, 0.0) for x, y in points]
+        if self.overhead:  # the square's centre, at the given size (as `_squared` keeps it)
+            at = [Proposal(q.cx, q.cy, size, size, 0.0)
+                  if (q := _square(image, p, [], size)) is not None else p for p in at]
+        looks = [self._look(image, p) for p in at]
+        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
+        gains = white_balance_gains(image)
+        found = self._second_look(image, [
+            Candidate(p, angle, pr, patch, gains, crop)
+            for p, (crop, patch, angle), pr in zip(at, looks, probs, strict=True)])
+        dice = [self._die(c) for c in found if not self._rejects(c)]
+        if table is not None:
+            polygon = _table_polygon(table, w, h)
+            dice = [_place(d, polygon) for d in dice]
+        return dice
 
     def candidates(self, image: np.ndarray) -> list[Candidate]:
         """Every proposal above `heat_threshold` with its crop's class probabilities; where the

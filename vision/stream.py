@@ -51,6 +51,8 @@ from zonkcam.vision.throws import (
 )
 
 SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
+LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
+SHIFT = 0.12  # of a die's box: how far the table may have been nudged for that to hold
 
 
 class DiceReader(Protocol):
@@ -124,18 +126,21 @@ def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
 
 
 def unchanged(a: np.ndarray, b: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-    """Whether two pictures show the same thing in `box`: their grey levels there correlate
-    (at least `SAME_PICTURE`) once each is taken from its mean, so a change of light does not
-    count, a die taken away from plain table does."""
+    """Whether two pictures show the same thing in `box`: the grey levels of `a` there
+    correlate (at least `SAME_PICTURE`) with those of `b` at the same place or up to `SHIFT` of
+    the box's size off it, each taken from its mean. So a change of light does not count, nor
+    a table nudged a few pixels, while a die taken away from plain table does."""
     h, w = a.shape[:2]
     x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
     if x1 - x0 < 4 or y1 - y0 < 4:
         return False
-    pa, pb = (cv2.cvtColor(p[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-              if p.ndim == 3 else p[y0:y1, x0:x1].astype(np.float32) for p in (a, b))
-    pa, pb = pa - pa.mean(), pb - pb.mean()
-    norm = float(np.sqrt((pa * pa).sum() * (pb * pb).sum()))
-    return norm > 0 and float((pa * pb).sum()) / norm >= SAME_PICTURE
+    s = round(SHIFT * max(x1 - x0, y1 - y0))
+    grey = [cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) if p.ndim == 3 else p for p in (a, b)]
+    was = grey[0][y0:y1, x0:x1]
+    now = grey[1][max(y0 - s, 0):min(y1 + s, h), max(x0 - s, 0):min(x1 + s, w)]
+    if float(was.std()) == 0.0:
+        return False
+    return float(cv2.matchTemplate(now, was, cv2.TM_CCOEFF_NORMED).max()) >= SAME_PICTURE
 
 
 def _gap(group: dict[int, Die], d: Die) -> float:
@@ -265,7 +270,7 @@ class ThrowStream:
         image = self.last_image
         assert image is not None  # set by the reads
         dice = self._in_place(dice, image)
-        dice = sorted(dice + self._unread_cocked(dice, image), key=reading_order)
+        dice = self._with_missed(dice, image)
         if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
             self._side = die_size(dice)
         if self.tracker.dice_count is not None:
@@ -277,23 +282,44 @@ class ThrowStream:
         self._settled = (image, dice)
         return dice
 
-    def _unread_cocked(self, dice: list[Die], image: np.ndarray) -> list[Die]:
-        """Cocked dice the recognizer did not find (it often misses a shortened face): where
-        the picture changed since the last settle, on the table, beside the dice read then
-        and now (`vision.changed`), a silhouette the cocked test calls cocked."""
+    def _with_missed(self, dice: list[Die], image: np.ndarray) -> list[Die]:
+        """`dice` with those the recognizer did not find where the picture changed since the
+        last settle, beside the dice read then and now (`vision.changed`): a silhouette on the
+        table that the cocked test calls cocked (the recognizer often misses a shortened
+        face), else what the reader reads there, if it can read at a place (`read_at`) and
+        finds a die lying flat (a die across the table's edge is often proposed at twice its
+        size, or not at all). A spot within `LEAN_REACH` of a cocked die read is that die's
+        side; one within a die's side of another die read is part of that die, which is cocked
+        if the spot looks cocked (the recognizer read its top face)."""
         if self._settled is None or self._settled[0].shape != image.shape:
-            return []
+            return dice
         before_image, before = self._settled
         side = self._side or die_size(before + dice)
         table = self.tracker.table
-        found = []
+        dice, found, elsewhere = list(dice), [], []
         for x, y in changed_spots(before_image, image, side, [d.center for d in before + dice]):
-            if (table is None or inside(table.polygon, x, y)) and \
-                    looks_cocked(image, (x, y), side, [d.center for d in dice]):
+            gaps = [np.hypot(x - d.center[0], y - d.center[1]) / side for d in dice]
+            if any(g < LEAN_REACH and d.status == "cocked" for g, d in zip(gaps, dice, strict=True)):
+                continue
+            part_of = next((i for i, g in enumerate(gaps) if g < 1), None)
+            cocked = (table is None or inside(table.polygon, x, y)) and \
+                looks_cocked(image, (x, y), side, [d.center for d in dice])
+            if part_of is not None:
+                if cocked and dice[part_of].status == "ok":
+                    dice[part_of] = replace(dice[part_of], value=None, status="cocked")
+            elif cocked:
                 half = round(side / 2)
                 box = (round(x) - half, round(y) - half, round(x) + half, round(y) + half)
                 found.append(Die(None, None, 0.0, 0.0, box, (x, y), 0.0, "cocked"))
-        return found
+            else:
+                elsewhere.append((x, y))
+        read_at = getattr(self.reader, "read_at", None)
+        if read_at is not None and elsewhere:
+            flat = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
+                    if all(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1])
+                           >= side for o in dice)]  # dice lying flat are a side apart, or more
+            found += mark_geometry(flat, table, side)
+        return sorted(dice + found, key=reading_order)
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """The quorum's dice, checked against the last settle's where the picture has not
