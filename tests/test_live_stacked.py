@@ -37,6 +37,19 @@ def test_a_die_missing_from_the_count_is_found_under_another(toward):
     assert marked[1].value == 3  # the die on top is read as it lies
 
 
+@pytest.mark.parametrize("toward", [(1, 0), (0, 1)])
+def test_a_stack_read_off_its_top_dies_centre_is_found(toward):
+    # the recognizer centred the top die 0.35 of a side away from the die below (at a pip):
+    # the stack then reaches past the window a die lying flat is measured in
+    image = table(320, 200)
+    put(image, 60, 60, 10)
+    put(image, 260, 100, 70)
+    stack(image, 160, 100, 15, toward)
+    at = die(160 + 0.35 * SIDE * toward[0], 100 + 0.35 * SIDE * toward[1], 3)
+    marked = mark_stacked(image, [die(60, 60), at, die(260, 100, 4)], SIDE, 1)
+    assert [d.status for d in marked] == ["ok", "stacked", "ok"]
+
+
 def test_a_stack_taken_for_a_cocked_die_is_a_stack_when_a_die_is_missing():
     image = table(320, 200)
     put(image, 60, 60, 10)

@@ -20,6 +20,9 @@ from zonkcam.vision.dice import Die
 from zonkcam.vision.silhouette import silhouette
 
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
+# die sides looked at around each die: the recognizer can centre a stack's top die at a pip,
+# and the stack then reaches past the window a die lying flat is measured in (2.4)
+WINDOW = 3.0
 
 
 def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int) -> list[Die]:
@@ -32,7 +35,7 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
     areas: dict[int, float] = {}
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
-            found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:])
+            found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW)
             if found is not None:
                 areas[i] = found.area
     if len(areas) < 2:
