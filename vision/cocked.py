@@ -31,7 +31,7 @@ FIND_WINDOW = 3.0  # die sides looked at for it: read at its top face, it reache
 MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at all
 PIP = 0.2  # a pip's width for a face's (kept odd, at least 3 px)
 FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
-ROW_PCT = 35
+ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -84,8 +84,9 @@ def _levels(grey: np.ndarray, width: float) -> np.ndarray:
     rows), pips left out: a side's row of pips can fill most of a row, and a dark die's pips
     are as bright as a light die's side. The pips lie on the side of the die's middle grey
     that reaches farther from it: above it on a dark die, below it on a light one. They are
-    opened away at a pip's size, and each row's grey is taken from its face side (a quarter
-    of the way in): a side's pips, foreshortened, can be wider than a pip along the row."""
+    taken out at a pip's size (an opening or a closing), and each row's grey is its
+    `ROW_PCT` percentile from the face's side: a side's pips, foreshortened, can outlast that
+    and fill half a row."""
     middle = float(np.median(grey))
     lighter = float(np.percentile(grey, 95)) - middle > middle - float(np.percentile(grey, 5))
     pip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(PIP * width)) | 1,) * 2)

@@ -7,9 +7,11 @@
             print(event.to_json())
 
 `reader` is anything with `.read(image_bgr, table=polygon_or_None) -> Reading` (the recognizer,
-or a stand-in in tests). A camera with a small stream for motion and a full-resolution one for
-reading (the Pi camera's lores and main) passes `full=camera.still` to `feed`: motion runs on
-the small frames, dice are read from full-resolution pictures, and events are in their pixels.
+or a stand-in in tests); one that also has `.read_at(image_bgr, points, size, table)` (the
+recognizer) reads dice it missed where the picture changed since the last settle. A camera
+with a small stream for motion and a full-resolution one for reading (the Pi camera's lores
+and main) passes `full=camera.still` to `feed`: motion runs on the small frames, dice are
+read from full-resolution pictures, and events are in their pixels.
 The quorum reads the last frames of the still window as they arrive
 (the second half of it) and, when they disagree, the frames after the settle. Each read is
 then checked for what only a camera looking down can tell: cocked dice (`vision.cocked`),
@@ -135,9 +137,9 @@ def unchanged(a: np.ndarray, b: np.ndarray, box: tuple[int, int, int, int]) -> b
     if x1 - x0 < 4 or y1 - y0 < 4:
         return False
     s = round(SHIFT * max(x1 - x0, y1 - y0))
-    grey = [cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) if p.ndim == 3 else p for p in (a, b)]
-    was = grey[0][y0:y1, x0:x1]
-    now = grey[1][max(y0 - s, 0):min(y1 + s, h), max(x0 - s, 0):min(x1 + s, w)]
+    was, now = (cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) if p.ndim == 3 else p
+                for p in (a[y0:y1, x0:x1],
+                          b[max(y0 - s, 0):min(y1 + s, h), max(x0 - s, 0):min(x1 + s, w)]))
     if float(was.std()) == 0.0:
         return False
     return float(cv2.matchTemplate(now, was, cv2.TM_CCOEFF_NORMED).max()) >= SAME_PICTURE
