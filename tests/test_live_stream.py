@@ -146,6 +146,26 @@ def test_a_leaning_die_read_at_its_top_face_is_cocked_not_two_dice(seed):
     assert sorted((d.value or 0, d.status) for d in found) == [(0, "cocked"), (2, "ok"), (5, "ok")]
 
 
+def test_the_side_of_a_die_read_as_cocked_is_no_second_die():
+    # a black die leaning 40°, read (and called cocked) at its top face half a side off the
+    # middle of its silhouette: its side and shadow, a spot just over a side away, are its own
+    sim = Simulation(SimConfig(seed=0, throws=1))
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    flat = [SimDie(2, "red", x - 3 * s, y, 10.0), SimDie(5, "blue", x + 3 * s, y - s, 50.0)]
+    leaning = SimDie(4, "black", x, y, 0.0, "cocked", side=3)
+    before, now = sim.render(0, Frame(flat)), sim.render(1, Frame([*flat, leaning]))
+
+    def read(value, cx: float, cy: float, status: str = "ok") -> Die:
+        box = (round(cx - s / 2), round(cy - s / 2), round(cx + s / 2), round(cy + s / 2))
+        return Die(value, "black", 0.99, 0.9, box, (cx, cy), 0.0, status)
+
+    stream = ThrowStream(Unused())
+    stream._settled = (before, [read(d.value, d.x, d.y) for d in flat])
+    now_read = [read(d.value, d.x, d.y) for d in flat] + [read(None, x, y - 0.5 * s, "cocked")]
+    assert sorted(d.status for d in stream._with_missed(now_read, now)) == ["cocked", "ok", "ok"]
+
+
 class ReadsAtPlaces(Unused):
     """Reads a four wherever it is asked to read at a place."""
 

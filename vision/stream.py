@@ -53,6 +53,7 @@ from zonkcam.vision.throws import (
 )
 
 SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
+APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
 SHIFT = 0.12  # of a die's box: how far the table may have been nudged for that to hold
 
@@ -143,6 +144,11 @@ def unchanged(a: np.ndarray, b: np.ndarray, box: tuple[int, int, int, int]) -> b
     if float(was.std()) == 0.0:
         return False
     return float(cv2.matchTemplate(now, was, cv2.TM_CCOEFF_NORMED).max()) >= SAME_PICTURE
+
+
+def _sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[float]:
+    """Distances from `point` to each die's centre, in die sides."""
+    return [float(np.hypot(point[0] - d.center[0], point[1] - d.center[1])) / side for d in dice]
 
 
 def _gap(group: dict[int, Die], d: Die) -> float:
@@ -291,8 +297,8 @@ class ThrowStream:
         face), else what the reader reads there, if it can read at a place (`read_at`) and
         finds a die lying flat (a die across the table's edge is often proposed at twice its
         size, or not at all). A spot within `LEAN_REACH` of a cocked die read is that die's
-        side; one within a die's side of another die read is part of that die, which is cocked
-        if the spot looks cocked (the recognizer read its top face)."""
+        side; one within `APART` of another die read is part of that die, which is cocked if the
+        spot looks cocked (the recognizer read its top face)."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
@@ -300,10 +306,10 @@ class ThrowStream:
         table = self.tracker.table
         dice, found, elsewhere = list(dice), [], []
         for x, y in changed_spots(before_image, image, side, [d.center for d in before + dice]):
-            gaps = [np.hypot(x - d.center[0], y - d.center[1]) / side for d in dice]
+            gaps = _sides_to((x, y), dice, side)
             if any(g < LEAN_REACH and d.status == "cocked" for g, d in zip(gaps, dice, strict=True)):
                 continue
-            part_of = next((i for i, g in enumerate(gaps) if g < 1), None)
+            part_of = next((i for i, g in enumerate(gaps) if g < APART), None)
             cocked = (table is None or inside(table.polygon, x, y)) and \
                 looks_cocked(image, (x, y), side, [d.center for d in dice])
             if part_of is not None:
@@ -318,8 +324,7 @@ class ThrowStream:
         read_at = getattr(self.reader, "read_at", None)
         if read_at is not None and elsewhere:
             flat = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
-                    if all(np.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1])
-                           >= side for o in dice)]  # dice lying flat are a side apart, or more
+                    if min(_sides_to(d.center, dice, side), default=APART) >= APART]
             found += mark_geometry(flat, table, side)
         return sorted(dice + found, key=reading_order)
 
