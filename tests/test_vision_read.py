@@ -358,8 +358,9 @@ def test_an_overhead_reader_reads_a_die_again_at_the_square_its_silhouette_makes
     found = [cand(210, 130, 50, 0.9), cand(70, 57, 50, 0.9)]
     out = reader._squared(image, found)
     assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [6, 1]
-    p = out[0].proposal  # at the square, at the proposed size: the stream measures dice by it
-    assert (p.cx, p.cy, p.w, p.score) == pytest.approx((200, 120, 50, 0.9), abs=1.5)
+    p = out[0].proposal  # at the square, at its size (the stream measures dice by it)
+    assert (p.cx, p.cy, p.score) == pytest.approx((200, 120, 0.9), abs=1.5)
+    assert p.w == p.h == pytest.approx(34, rel=0.1)  # not the proposed 50
     assert out[1] is found[1]
 
 
@@ -389,7 +390,8 @@ def test_an_overhead_reader_keeps_one_of_two_dice_read_at_the_pips_of_one():
              cand(192, 112, 17, 0.6), cand(208, 128, 17, 0.5)]
     out = reader._squared(image, found)
     p = out[3].proposal  # the surer proposal, at the square
-    assert len(out) == 4 and (p.cx, p.cy, p.w, p.score) == pytest.approx((200, 120, 17, 0.6), abs=1.5)
+    assert len(out) == 4 and (p.cx, p.cy, p.score) == pytest.approx((200, 120, 0.6), abs=1.5)
+    assert p.w == pytest.approx(34, rel=0.1)  # the die's size, not the pip's it was proposed at
     assert int(np.argmax(out[3].probs[1:])) + 1 == 6
 
 

@@ -12,6 +12,7 @@ face's body pixels (`vision.colors`).
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -248,11 +249,12 @@ class Reader:
         """Each die whose silhouette against the table is a square of about a die's size, read
         again at that square; that reading and colour patch are kept unless it reads "not
         a die", and of two dice whose squares coincide (two pips of a two, each proposed as a
-        die) one is kept. The box moves to the square's centre, so that a die proposed at a pip
-        in one frame and at its middle in the next lies in one place, but keeps the proposer's
-        size: the stream measures dice by it. In a photo taken at a slant a silhouette holds a
-        side as well, so only overhead cameras get this (on rune55's `tune` photos: exact
-        pictures 0.649 -> 0.631)."""
+        die) one is kept. The box becomes the square's (turned as the die is), so that a die
+        proposed at a pip in one frame and at its middle in the next lies in one place, at a
+        die's size: the stream measures dice by their boxes (the proposer's sizes: a median 1.11
+        times the dice's, p95 1.35, on simulated throws; the squares': 1.00, p95 1.01). In a
+        photo taken at a slant a silhouette holds a side as well, so only overhead cameras get
+        this (on rune55's `tune` photos: exact pictures 0.649 -> 0.631)."""
         dice = [i for i, c in enumerate(found) if not self._rejects(c)]
         typical = self._typical_size(found)
         squares: dict[int, Proposal] = {}
@@ -274,7 +276,9 @@ class Reader:
             if pr[0] < self.reject_threshold:
                 c = found[i]
                 p, q = c.proposal, squares[i]
-                out[i] = Candidate(Proposal(q.cx, q.cy, p.w, p.h, p.score), angle, pr, patch,
+                a = math.radians(angle % 90)  # the box of the square turned by `angle`
+                box = q.w * (abs(math.cos(a)) + abs(math.sin(a)))
+                out[i] = Candidate(Proposal(q.cx, q.cy, box, box, p.score), angle, pr, patch,
                                    c.gains, c.crop)
         return self._one_per_die(out, [squares.get(i, c.proposal) for i, c in enumerate(out)],
                                  first=squares.keys())
