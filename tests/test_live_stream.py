@@ -74,9 +74,21 @@ def test_a_die_read_as_another_face_where_nothing_changed_keeps_its_reading():
     assert [d.value for d in now] == [3, 5]
     # where the picture changed (the die turned over to a four), the new reading stands
     turned = frame(1)
-    put(turned, 160, 100, 45)
+    put(turned, 160, 100, 20, body=60)  # four pips where one was
     assert [d.value for d in stream._in_place([die(60, 60, 3), die(160, 100, 4)], turned)] == [
         3, 4]
+
+
+def test_a_die_landing_beside_a_kept_die_leaves_its_reading():
+    # a die thrown lands touching the kept five, in the table round the five's face: the
+    # five is read as a four now, and it is still the five that lay there
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
+    beside = frame(1)
+    x, y = 160 + 37 * np.cos(np.radians(20)), 100 - 37 * np.sin(np.radians(20))
+    put(beside, x, y, 20)  # a side's length along the five's edge (turned 20°), 1 px apart
+    now = stream._in_place([die(60, 60, 3), die(160, 100, 4), die(x, y, 2)], beside)
+    assert sorted(d.value for d in now) == [2, 3, 5]
 
 
 def test_unchanged_tells_a_die_from_bare_table_under_changing_light():

@@ -216,6 +216,14 @@ def test_a_cocked_die_is_not_taken_for_a_second_read_of_the_die_it_touches():
     assert [(d.value, d.status) for d in dice] == [(3, "ok"), (None, "cocked")]
 
 
+def test_a_cocked_die_read_at_its_top_face_and_at_its_side_is_one_die():
+    # seed 11016 throw 4: a red die leaning, read cocked at its top face and at its side, 0.68
+    # of a side apart; two leaning dice lie a side apart or more
+    dice = mark_geometry([die(None, 100, 100, status="cocked"),
+                          die(None, 117, 100, status="cocked", conf=0.5)], TABLE)
+    assert [(d.status, d.center) for d in dice] == [("cocked", (100, 100))]
+
+
 def test_a_kept_die_whose_turn_is_measured_differently_in_place_is_kept():
     t = started()
     t.settle(SIX[:2], rolled=False)

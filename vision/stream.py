@@ -55,7 +55,8 @@ from zonkcam.vision.throws import (
 SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
-SHIFT = 0.12  # of a die's box: how far the table may have been nudged for that to hold
+SHIFT = 0.2  # of the box compared: how far the table may have been nudged for that to hold
+FACE = 0.7  # die sides: the square compared where a die lies, inside its face at any turn
 
 
 class DiceReader(Protocol):
@@ -353,12 +354,17 @@ class ThrowStream:
             gap, i = min(gaps, default=(np.inf, -1))
             return others[i] if gap <= TWICE * size else None
 
+        def still(d: Die) -> bool:
+            # the face alone: a die landing beside a kept die changes the table round it
+            x, y, half = d.center[0], d.center[1], FACE * size / 2
+            box = (round(x - half), round(y - half), round(x + half), round(y + half))
+            return unchanged(before_image, image, box)
+
         out: list[Die] = []
         for d in dice:
-            if not unchanged(before_image, image, d.box):
+            if not still(d):
                 out.append(d)
             elif (same := near(d, before)) is not None and all(same is not o for o in out):
                 out.append(same)
-        out += [b for b in before
-                if near(b, dice) is None and unchanged(before_image, image, b.box)]
+        out += [b for b in before if near(b, dice) is None and still(b)]
         return sorted(out, key=reading_order)

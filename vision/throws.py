@@ -99,8 +99,8 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
     other, mostly hidden, is dropped. Two a little farther apart, but still closer than dice
     touching side by side, are one die read twice (the proposer can find a low-contrast face
     twice, some 0.7 of a die apart); no die can rest on another that far off its centre. A
-    `cocked` die is not taken for a second read of its neighbour: its outline is longer than a
-    flat die's, so its centre lies nearer the die it touches.
+    `cocked` die is not taken for a second read of a flat neighbour: its outline is longer
+    than a flat die's, so its centre lies nearer the die it touches.
     `size`: the dice's face side in pixels, if known better than from these dice.
     """
     size = size or die_size(dice)
@@ -119,8 +119,9 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
 
 
 def _one_die(a: Die, b: Die) -> float:
-    """Die sizes between two reads of one die, at most."""
-    return STACKED if "cocked" in (a.status, b.status) else TWICE
+    """Die sizes between two reads of one die, at most. Two dice read cocked that close are
+    one read at its top face and at its side: two leaning dice lie a side apart or more."""
+    return STACKED if (a.status == "cocked") != (b.status == "cocked") else TWICE
 
 
 def _on_table(d: Die, table: TableConfig, size: float) -> bool:
