@@ -23,7 +23,7 @@ def test_a_die_lying_flat_has_a_square_top(angle):
 
 
 @pytest.mark.parametrize("angle", [0, 25, 70, 160])
-@pytest.mark.parametrize("lean", [40, 55])  # at 35° the top face (cos 35° = 0.82) is on the line
+@pytest.mark.parametrize("lean", [40, 55])  # at 30° the top face (cos 30° = 0.87) is on the line
 def test_a_leaning_die_is_marked_cocked_without_a_value(angle, lean):
     image = table()
     put(image, 120, 100, angle, lean)
@@ -150,3 +150,30 @@ def test_a_leaning_dies_side_pips_do_not_hide_its_top_face(seed, color):
         for noise in range(4):
             ratio = top_face_ratio(sim.render(noise, frame), (x, y), sim.size)
             assert ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP, (side, noise, ratio)
+
+
+@pytest.mark.parametrize(("seed", "color"), [(1, "green"), (3, "green"), (5, "green")])
+def test_a_leaning_die_whose_side_merges_with_felt_of_its_colour_is_cocked(seed, color):
+    # a green die on green felt: its darker side is about the felt, so the silhouette is the
+    # top face alone, a side long and cos 40° of one wide, or the face and part of the side
+    sim = Simulation(SimConfig(seed=seed, throws=1))
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    for side in range(1, 7):
+        for value in (1, 3, 6):
+            frame = Frame([SimDie(value, color, x, y, 37.0 * seed % 90, "cocked", side=side)])
+            for noise in range(2):
+                ratio = top_face_ratio(sim.render(noise, frame), (x, y), sim.size)
+                assert ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP, (side, value, ratio)
+
+
+def test_a_light_die_whose_side_fills_a_third_of_it_is_measured_by_its_face():
+    # seed 2015, throw 6: a yellow four leaning on the wall over blue felt, its olive side a
+    # third of the silhouette; the grey round its middle is the side's, and judged by that
+    # its dark pips were taken for light ones and left in
+    sim = Simulation(SimConfig(seed=2015, throws=7))
+    frame = sim._frames[sim.truth["throws"][6]["frame"]]
+    (ox, oy), [leaning] = frame.offset, [d for d in frame.dice if d.status == "cocked"]
+    others = [(d.x + ox, d.y + oy) for d in frame.dice if d is not leaning]
+    ratio = top_face_ratio(sim.render(0, frame), (leaning.x + ox, leaning.y + oy), sim.size,
+                           others)
+    assert ratio == pytest.approx(np.cos(np.radians(40)), abs=0.05)

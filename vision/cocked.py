@@ -25,20 +25,22 @@ from zonkcam.vision.silhouette import silhouette
 
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
-SHORT_TOP = 0.82  # ...and cocked when its top face is at most this long for its width...
+SHORT_TOP = 0.86  # ...and cocked when its top face is at most this long for its width...
 LEAST_TOP = 0.35  # ...and at least this (cos 70°: leaning farther, it lies on its side)
 FIND_WINDOW = 3.0  # die sides looked at for it: read at its top face, it reaches 1.2 off
 MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at all
 PIP = 0.2  # a pip's width for a face's (kept odd, at least 3 px)
 FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
+ALL_FACE = 0.9  # of the silhouette's length: a bright run this long is a face with no side
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                    others: Sequence[tuple[float, float]] = ()) -> float | None:
     """Length of the die's top face along its silhouette's long axis ÷ its width, when the
-    silhouette is long and a darker side shows; its width ÷ `side` when no side shows and it
-    is about one die long (the side merges with the table); 1.0 for a square silhouette; None
+    silhouette is long and a darker side shows; its width ÷ `side` when no side shows (or the
+    bright part is nearly all of it) and it is about one die long (the side merges with the
+    table: the silhouette is the top face, a side long across the lean); 1.0 for a square silhouette; None
     when it cannot tell (the die merges with the wall or the table). `others`: the centres of
     the other dice; a touching die is cut off where it is nearer its centre."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
@@ -70,7 +72,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
         return None
     level = _levels(rows, width)
     top = _bright_run(level)
-    if top is not None:
+    if top is not None and top < ALL_FACE * len(level):
         return top / width
     # No side seen: where it merges with the table, the top face shows alone, one die side
     # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
@@ -82,16 +84,17 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
 def _levels(grey: np.ndarray, width: float) -> np.ndarray:
     """The face's grey in each row of `grey` (a die, `width` px across, long axis down the
     rows), pips left out: a side's row of pips can fill most of a row, and a dark die's pips
-    are as bright as a light die's side. The pips lie on the side of the die's middle grey
-    that reaches farther from it: above it on a dark die, below it on a light one. They are
-    taken out at a pip's size (an opening or a closing), and each row's grey is its
-    `ROW_PCT` percentile from the face's side: a side's pips, foreshortened, can outlast that
-    and fill half a row."""
-    middle = float(np.median(grey))
-    lighter = float(np.percentile(grey, 95)) - middle > middle - float(np.percentile(grey, 5))
+    are as bright as a light die's side. Pips are light on a dark die and dark on a light
+    one: the pips are what a pip-sized opening or closing takes out more of, and it takes
+    them out (the grey round the middle does not tell: on a light die leaning, it can be its
+    side's). Each row's grey is then its `ROW_PCT` percentile from the face's side: a side's
+    pips, foreshortened, can outlast that and fill half a row."""
     pip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(PIP * width)) | 1,) * 2)
-    opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN if lighter else cv2.MORPH_CLOSE, pip)
-    return np.percentile(opened, ROW_PCT if lighter else 100 - ROW_PCT, axis=1)
+    opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN, pip)
+    closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, pip)
+    lighter = int(cv2.absdiff(grey, opened).sum()) > int(cv2.absdiff(closed, grey).sum())
+    face = opened if lighter else closed
+    return np.percentile(face, ROW_PCT if lighter else 100 - ROW_PCT, axis=1)
 
 
 def _bright_run(level: np.ndarray) -> int | None:
