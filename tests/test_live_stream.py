@@ -158,6 +158,27 @@ def test_a_leaning_die_read_at_its_top_face_is_cocked_not_two_dice(seed):
     assert sorted((d.value or 0, d.status) for d in found) == [(0, "cocked"), (2, "ok"), (5, "ok")]
 
 
+def test_a_flat_die_a_leaning_die_touches_is_not_taken_for_cocked():
+    # seed 10009, throw 1: a red die leaning on the wall touches a white four lying flat, and
+    # the recognizer reads the four alone; together they look like one die leaning, and the
+    # four is called cocked. The red die is a changed spot; cut off from it, the four is square
+    sim = Simulation(SimConfig(seed=10009, throws=1))
+    frame = sim._frames[sim.truth["throws"][0]["frame"]]
+    [four] = [d for d in frame.dice if d.value == 4 and d.status == "ok"]
+    [red] = [d for d in frame.dice if d.status == "cocked"]
+    before, now = sim.render(0, Frame([])), sim.render(1, Frame([four, red]))
+    s = sim.size
+    box = (round(four.x - s / 2), round(four.y - s / 2), round(four.x + s / 2), round(four.y + s / 2))
+    called = Die(None, "white", 0.8, 0.9, box, (four.x, four.y), 0.0, "cocked")
+    stream = ThrowStream(Unused())
+    stream._settled = (before, [])
+    stream._cocked_values = {called.center: 4}  # read as a four before the cocked test
+    found = stream._with_missed([called], now)
+    assert sorted((d.value or 0, d.status) for d in found) == [(0, "cocked"), (4, "ok")]
+    [leaning] = [d for d in found if d.status == "cocked"]
+    assert np.hypot(leaning.center[0] - red.x, leaning.center[1] - red.y) < 0.5 * s
+
+
 def test_the_side_of_a_die_read_as_cocked_is_no_second_die():
     # a black die leaning 40°, read (and called cocked) at its top face half a side off the
     # middle of its silhouette: its side and shadow, a spot just over a side away, are its own

@@ -37,7 +37,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 from zonkcam.vision.changed import changed_spots
-from zonkcam.vision.cocked import looks_cocked, mark_cocked
+from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.stacked import mark_stacked
@@ -308,11 +308,16 @@ class ThrowStream:
         dice, found, elsewhere = list(dice), [], []
         for x, y in changed_spots(before_image, image, side, [d.center for d in before + dice]):
             gaps = _sides_to((x, y), dice, side)
-            if any(g < LEAN_REACH and d.status == "cocked" for g, d in zip(gaps, dice, strict=True)):
-                continue
-            part_of = next((i for i, g in enumerate(gaps) if g < APART), None)
+            leaning = next((i for i, (g, d) in enumerate(zip(gaps, dice, strict=True))
+                            if g < LEAN_REACH and d.status == "cocked"), None)
+            if leaning is not None:
+                if (flat := self._flat_apart(dice[leaning], (x, y), dice, image, side)) is None:
+                    continue  # the spot is the cocked die's side
+                dice[leaning] = flat
             cocked = (table is None or inside(table.polygon, x, y)) and \
                 looks_cocked(image, (x, y), side, [d.center for d in dice])
+            part_of = None if leaning is not None else \
+                next((i for i, g in enumerate(gaps) if g < APART), None)
             if part_of is not None:
                 if cocked and dice[part_of].status == "ok":
                     dice[part_of] = replace(dice[part_of], value=None, status="cocked")
@@ -328,6 +333,17 @@ class ThrowStream:
                     if min(_sides_to(d.center, dice, side), default=APART) >= APART]
             found += mark_geometry(flat, table, side)
         return sorted(dice + found, key=reading_order)
+
+    def _flat_apart(self, d: Die, spot: tuple[float, float], dice: list[Die],
+                    image: np.ndarray, side: float) -> Die | None:
+        """Die `d`, called cocked, lying flat after all, when cut off from the changed `spot`
+        beside it its silhouette is square: a die touching it (the spot) made it look long.
+        None when it is not square (the spot is its side) or no value was read for it."""
+        value = self._cocked_values.get(d.center)
+        others = [o.center for o in dice if o is not d] + [spot]
+        if value is None or top_face_ratio(image, d.center, side, others) != 1.0:
+            return None
+        return replace(d, value=value, status="ok")
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """The quorum's dice, checked against the last settle's where the picture has not
