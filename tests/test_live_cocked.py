@@ -177,3 +177,17 @@ def test_a_light_die_whose_side_fills_a_third_of_it_is_measured_by_its_face():
     ratio = top_face_ratio(sim.render(0, frame), (leaning.x + ox, leaning.y + oy), sim.size,
                            others)
     assert ratio == pytest.approx(np.cos(np.radians(40)), abs=0.05)
+
+
+def test_a_flat_die_touching_a_leaning_dies_side_of_another_colour_is_not_cocked():
+    # seed 12018, throw 1: a black three lying flat touches the side of a red die leaning on
+    # the wall; cut off where the red die is nearer, the black die's silhouette still takes in
+    # that side, lighter than its face: a face and a side, but a black face's side is not red
+    sim = Simulation(SimConfig(seed=12018, throws=2))
+    frame = sim._frames[sim.truth["throws"][1]["frame"]]
+    image = sim.render(0, frame)
+    [black] = [d for d in frame.dice if d.color == "black" and d.value == 3]
+    [red] = [d for d in frame.dice if d.status == "cocked"]
+    red_top = (red.x + 9, red.y - 8)  # where the recognizer reads it: at its top face
+    dice = [die(black.x, black.y, 3), die(*red_top, 3)]
+    assert [d.status for d in mark_cocked(image, dice, sim.size)] == ["ok", "cocked"]

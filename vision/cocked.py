@@ -32,6 +32,8 @@ MIN_STEP = 8.0  # grey levels between top face and side for a side to be seen at
 PIP = 0.2  # a pip's width for a face's (kept odd, at least 3 px)
 FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
 ALL_FACE = 0.9  # of the silhouette's length: a bright run this long is a face with no side
+MORE_COLOUR = 15.0  # Lab chroma: a side this much more colourful than its face is not its side
+HUE_TURN = 45.0  # degrees of hue between a coloured face and a side of another colour
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
 
 
@@ -63,22 +65,42 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     turn = angle + (90 if bw > bh else 0)
     r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
     r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
-    grey = cv2.warpAffine(cv2.cvtColor(found.patch, cv2.COLOR_BGR2GRAY), r, (PATCH, PATCH),
-                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    turned = cv2.warpAffine(found.patch, r, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
     half_w, half_l = round(0.35 * width), round(0.5 * length)
     c = PATCH // 2
-    rows = grey[c - half_l:c + half_l, c - half_w:c + half_w]
-    if rows.size == 0:
+    turned = turned[c - half_l:c + half_l, c - half_w:c + half_w]
+    if turned.size == 0:
         return None
-    level = _levels(rows, width)
+    level = _levels(cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY), width)
     top = _bright_run(level)
     if top is not None and top < ALL_FACE * len(level):
-        return top / width
+        return None if _another_colour(turned, level, top) else top / width
     # No side seen: where it merges with the table, the top face shows alone, one die side
     # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
     if length <= FACE_LONG * found.side:
         return width / found.side
     return None
+
+
+def _another_colour(rows_bgr: np.ndarray, level: np.ndarray, top: int) -> bool:
+    """Whether the darker part of a long silhouette (`rows_bgr`, long axis down the rows;
+    `level`: its grey along them; `top`: the brighter part's rows, at either end) is of
+    another colour than the brighter part, so not its side: a side is the top face's colour
+    in shadow, no more colourful, not grey when the face is coloured, and of about its hue (a
+    black die touching a red die's side is not leaning)."""
+    n = len(level)
+    first = level[:top].mean() >= level[n - top:].mean()
+    lab = cv2.cvtColor(rows_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)[..., 1:] - 128
+    face, rest = (lab[:top], lab[top:]) if first else (lab[n - top:], lab[:n - top])
+    f, s = (np.median(part.reshape(-1, 2), axis=0) for part in (face, rest))
+    fc, sc = float(np.hypot(*f)), float(np.hypot(*s))
+    if sc > fc + MORE_COLOUR or (fc > 2 * MORE_COLOUR and sc < fc / 3):
+        return True
+    if min(fc, sc) < MORE_COLOUR:
+        return False  # a grey die, or a grey part: no hue to compare
+    turn = abs(np.degrees(np.arctan2(f[1], f[0]) - np.arctan2(s[1], s[0]))) % 360
+    return min(turn, 360 - turn) > HUE_TURN
 
 
 def _levels(grey: np.ndarray, width: float) -> np.ndarray:
