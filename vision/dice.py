@@ -5,6 +5,7 @@ never renamed or dropped.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
@@ -33,6 +34,13 @@ class Die:
         d["confidence"] = round(self.confidence, 4)
         d["color_confidence"] = round(self.color_confidence, 4)
         return d
+
+
+def box_growth(angle: float) -> float:
+    """How much wider than a square's side is its upright box, the square turned by `angle`
+    degrees."""
+    a = math.radians(angle % 90)
+    return abs(math.cos(a)) + abs(math.sin(a))
 
 
 def reading_order(d: Die) -> tuple[float, float]:

@@ -12,7 +12,6 @@ face's body pixels (`vision.colors`).
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
-from zonkcam.vision.dice import Die, Reading, Status
+from zonkcam.vision.dice import Die, Reading, Status, box_growth
 from zonkcam.vision.faces import colour_views, face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
 from zonkcam.vision.proposals import (
@@ -276,8 +275,7 @@ class Reader:
             if pr[0] < self.reject_threshold:
                 c = found[i]
                 p, q = c.proposal, squares[i]
-                a = math.radians(angle % 90)  # the box of the square turned by `angle`
-                box = q.w * (abs(math.cos(a)) + abs(math.sin(a)))
+                box = q.w * box_growth(angle)
                 out[i] = Candidate(Proposal(q.cx, q.cy, box, box, p.score), angle, pr, patch,
                                    c.gains, c.crop)
         return self._one_per_die(out, [squares.get(i, c.proposal) for i, c in enumerate(out)],

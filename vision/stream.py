@@ -299,7 +299,9 @@ class ThrowStream:
         finds a die lying flat (a die across the table's edge is often proposed at twice its
         size, or not at all). A spot within `LEAN_REACH` of a cocked die read is that die's
         side; one within `APART` of another die read is part of that die, which is cocked if the
-        spot looks cocked (the recognizer read its top face)."""
+        spot looks cocked (the recognizer read its top face). A die read as cocked that is
+        square when cut off from a spot beside it lies flat after all (`_flat_apart`), and the
+        spot is a die of its own."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from zonkcam.vision.dice import box_growth
 
 # pip positions on a face of side 1 centred at 0, per value
 PIPS = {
@@ -40,8 +41,7 @@ class DrawnDie:
 
     @property
     def box(self) -> tuple[float, float, float, float]:
-        half = self.size / 2 * (abs(math.cos(math.radians(self.angle)))
-                                + abs(math.sin(math.radians(self.angle))))
+        half = self.size / 2 * box_growth(self.angle)
         return self.cx - half, self.cy - half, self.cx + half, self.cy + half
 
 

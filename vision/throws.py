@@ -30,7 +30,7 @@ import statistics
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from zonkcam.vision.dice import Die, reading_order
+from zonkcam.vision.dice import Die, box_growth, reading_order
 from zonkcam.vision.table import TableConfig, box_inside, inside
 
 FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
@@ -79,9 +79,7 @@ def die_size(dice: list[Die], default: float = 30.0) -> float:
     """Median top-face side in pixels, undoing the box growth a rotation causes."""
     sides = []
     for d in dice:
-        a = math.radians(d.angle % 90)
-        grow = abs(math.cos(a)) + abs(math.sin(a))
-        sides.append(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) / grow)
+        sides.append(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) / box_growth(d.angle))
     return statistics.median(sides) if sides else default
 
 
