@@ -3,7 +3,7 @@ from dataclasses import replace
 
 import pytest
 from overhead_helpers import SIDE, die, put, recognised_throws, table
-from zonkcam.vision.stacked import mark_stacked
+from zonkcam.vision.stacked import mark_stacked, top_face_centre
 
 
 def stack(image, cx: float, cy: float, angle: float, toward: tuple[float, float]) -> None:
@@ -113,3 +113,38 @@ def test_a_stack_the_cocked_test_took_keeps_the_value_read_on_top(monkeypatch):
     assert event is not None and event.flags == ["stacked"]
     assert sorted((d.value, d.status) for d in event.thrown) == [
         (1, "ok"), (2, "stacked"), (4, "ok")]
+
+
+@pytest.mark.parametrize("toward", [(1, 0), (0.6, -0.8), (-0.7, -0.7), (0, 1)])
+def test_a_stacks_top_die_is_found_at_its_face_not_between_the_two(toward):
+    image = table(320, 200)
+    put(image, 60, 60, 10)
+    stack(image, 160, 100, 15, toward)
+    between = (160 - 0.2 * SIDE * toward[0], 100 - 0.2 * SIDE * toward[1])  # the proposer's
+    x, y = top_face_centre(image, between, SIDE, [(60, 60)])
+    assert abs(x - 160) < 0.1 * SIDE and abs(y - 100) < 0.1 * SIDE
+
+
+class ReadsAtTheTopFace:
+    """Reads the stack's top die as a five at its face, a four anywhere else (where a pip of
+    the die below is in the crop)."""
+
+    def read_at(self, image, points, size, table=None):
+        (x, y), = points
+        value = 5 if abs(x - 160) < 0.1 * SIDE and abs(y - 100) < 0.1 * SIDE else 4
+        return [replace(die(x, y, value), color="red")]
+
+
+def test_a_stacks_top_die_is_read_again_at_its_face():
+    # seed 10001, throw 1: the proposer's crop of the stack took in the die below, and a pip
+    # of it made the five on top a four at one frame in three
+    from zonkcam.vision.stream import ThrowStream
+
+    image = table(320, 200)
+    put(image, 60, 60, 10)
+    stack(image, 160, 100, 15, (1, 0))
+    stream = ThrowStream(ReadsAtTheTopFace())
+    stacked = replace(die(160 - 0.2 * SIDE, 100, 4), status="stacked")
+    again = stream._tops_read_again([die(60, 60), stacked], image)
+    assert [(d.value, d.color, d.status) for d in again] == [
+        (1, "white", "ok"), (5, "red", "stacked")]

@@ -13,10 +13,13 @@ the value read before the cocked test took it: the die on top lies flat).
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import replace
 
+import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
+from zonkcam.vision.faces import PATCH
 from zonkcam.vision.silhouette import silhouette
 
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
@@ -45,3 +48,24 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
     big = sorted((i for i, r in ratios.items() if r >= STACK_AREA), key=lambda i: -ratios[i])
     on_top = set(big[:missing])
     return [replace(d, status="stacked") if i in on_top else d for i, d in enumerate(dice)]
+
+
+def top_face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+                    others: Sequence[tuple[float, float]] = ()) -> tuple[float, float] | None:
+    """The centre of the top die of the stack at `center` (dice of `side` px; `others`: the
+    other dice's centres): the brighter part of the stack's silhouette, the die below lying in
+    the top one's shadow. None when the stack does not stand out from the table."""
+    found = silhouette(image_bgr, center, side, others, WINDOW)
+    if found is None:
+        return None
+    mask = np.zeros((PATCH, PATCH), np.uint8)
+    cv2.drawContours(mask, [found.contour], -1, 1, -1)
+    grey = cv2.cvtColor(found.patch, cv2.COLOR_BGR2GRAY)
+    cut, _ = cv2.threshold(grey[mask > 0], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = ((grey > cut) & (mask > 0)).astype(np.uint8)  # the top face, but for its pips
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    n, _, stats, centres = cv2.connectedComponentsWithStats(bright)
+    if n < 2:
+        return None
+    return found.in_picture(*centres[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))])
