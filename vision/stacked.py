@@ -8,7 +8,8 @@ missing from the count: a big silhouette alone (a shadow, a die the same colour 
 it touches) is not evidence enough. A die the cocked test called `cocked` is asked too: the
 sliver of the die below, in the top die's shadow, is what a cocked die's darker side looks like,
 and one die short, a die hidden under it is likelier than a die gone (the stream gives it back
-the value read before the cocked test took it: the die on top lies flat).
+the value read before the cocked test took it: the die on top lies flat). The stream reads a
+stack's top die again at its face (`top_face_centre`), away from the sliver below.
 """
 from __future__ import annotations
 
