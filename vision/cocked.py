@@ -40,11 +40,12 @@ ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median l
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                    others: Sequence[tuple[float, float]] = ()) -> float | None:
     """Length of the die's top face along its silhouette's long axis ÷ its width, when the
-    silhouette is long and a darker side shows; its width ÷ `side` when no side shows (or the
-    bright part is nearly all of it) and it is about one die long (the side merges with the
-    table: the silhouette is the top face, a side long across the lean); 1.0 for a square silhouette; None
-    when it cannot tell (the die merges with the wall or the table). `others`: the centres of
-    the other dice; a touching die is cut off where it is nearer its centre."""
+    silhouette is long and a darker side of the face's colour shows; its width ÷ `side` when
+    no side shows (or the bright part is nearly all of it) and it is about one die long (the
+    side merges with the table: the silhouette is the top face, a side long across the lean);
+    1.0 for a square silhouette; None when it cannot tell (the die merges with the wall or the
+    table, or the darker part is another die's). `others`: the centres of the other dice; a
+    touching die is cut off where it is nearer its centre."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
     # then measure it centred in the narrower one, at a finer scale.
     found = silhouette(image_bgr, center, side, others, FIND_WINDOW)
@@ -60,8 +61,8 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
         return None  # a piece of a die, or two dice
     if length < LONG_ASPECT * width:
         return 1.0
-    # Turn the silhouette so its long axis runs down the rows, then follow the grey level
-    # along it: the median of each row.
+    # Turn the silhouette so its long axis runs down the rows, then follow the face's grey
+    # along it (`_levels`).
     turn = angle + (90 if bw > bh else 0)
     r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
     r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
