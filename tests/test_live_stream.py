@@ -91,6 +91,16 @@ def test_a_die_landing_beside_a_kept_die_leaves_its_reading():
     assert sorted(d.value for d in now) == [2, 3, 5]
 
 
+def test_a_kept_die_missed_on_a_table_nudged_a_few_pixels_keeps_its_reading():
+    # the face compared (0.7 of a side) is smaller than a die's box: the search reaches a fifth
+    # of it (7 px here), so a nudge of 5 px up and 5 right still finds the five where it lay
+    stream = ThrowStream(Unused())
+    stream._settled = (frame(0), [die(60, 60, 3), die(160, 100, 5)])
+    nudged = np.roll(frame(1), (-5, 5), axis=(0, 1))
+    now = stream._in_place([die(65, 55, 3)], nudged)
+    assert sorted(d.value for d in now) == [3, 5]
+
+
 def test_unchanged_tells_a_die_from_bare_table_under_changing_light():
     box = (142, 82, 178, 118)
     assert unchanged(frame(0), frame(1, gain=1.2), box)
