@@ -4,7 +4,7 @@ import pytest
 from overhead_helpers import die, put, table
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
-from zonkcam.vision.stream import ThrowStream, unchanged
+from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
 
 
@@ -99,21 +99,6 @@ def test_a_kept_die_missed_on_a_table_nudged_a_few_pixels_keeps_its_reading():
     nudged = np.roll(frame(1), (-5, 5), axis=(0, 1))
     now = stream._in_place([die(65, 55, 3)], nudged)
     assert sorted(d.value for d in now) == [3, 5]
-
-
-def test_unchanged_tells_a_die_from_bare_table_under_changing_light():
-    box = (142, 82, 178, 118)
-    assert unchanged(frame(0), frame(1, gain=1.2), box)
-    assert not unchanged(frame(0), frame(1, dice=((60, 60),)), box)
-    assert not unchanged(frame(0), frame(1), (238, 0, 240, 2))  # too small to tell
-
-
-def test_unchanged_holds_for_a_table_nudged_a_few_pixels_not_for_a_die_pushed():
-    box = (142, 82, 178, 118)
-    nudged = np.roll(frame(1), (-3, 4), axis=(0, 1))  # the whole table, 3 px up and 4 right
-    assert unchanged(frame(0), nudged, box)
-    pushed = frame(1, dice=((60, 60), (160 + 14, 100)))  # the die pushed 0.4 of its size
-    assert not unchanged(frame(0), pushed, box)
 
 
 def test_dice_read_small_are_judged_by_the_size_of_the_dice_settled_before():

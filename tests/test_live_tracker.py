@@ -244,3 +244,27 @@ def test_vote_needs_two_of_three_on_every_die():
     dice, agreed = vote([a, [*a, die(6, 400, 400)], a])  # a flicker in one read is dropped
     assert agreed and values(dice) == [1, 2]
 
+
+
+def test_after_a_roll_a_die_that_looks_other_than_the_one_that_lay_there_was_thrown():
+    # seed 13009: every die picked up; one thrown lands 3 px from where a one lay, turned 12°:
+    # the picture (`alike`) tells it from a die a hand hid at the last settle and uncovered
+    landed = [die(1, 102, 101, angle=22.0), *AGAIN[1:]]
+    t = started()
+    assert t.settle([], rolled=False).kind == "pickup"
+    out = t.settle(landed, rolled=True, alike=lambda old, new: new is not landed[0])
+    assert values(out.thrown) == [1, 2, 3, 4, 5, 6] and out.kept == []
+    t = started()
+    t.settle([], rolled=False)
+    out = t.settle(landed, rolled=True)  # no picture to tell: the one that lay there
+    assert values(out.kept) == [1] and values(out.thrown) == [2, 3, 4, 5, 6]
+    # picked up and thrown in one go, no settle between: the dice lying still stay kept
+    t = started()
+    out = t.settle([landed[0], *SIX[1:]], rolled=True,
+                   alike=lambda old, new: new is not landed[0])
+    assert values(out.thrown) == [1] and values(out.removed) == [1]
+    assert values(out.kept) == [2, 3, 4, 5, 6]
+    # with no roll the picture is not asked: a die read a little off is the one that lay there
+    t = started()
+    assert t.settle([landed[0], *SIX[1:]], rolled=False, alike=lambda old, new: False).kind \
+        == "none"

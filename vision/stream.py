@@ -34,11 +34,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-import cv2
 import numpy as np
 from zonkcam.vision.changed import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
 from zonkcam.vision.dice import Die, Reading, reading_order
+from zonkcam.vision.looks import Look, face_unchanged
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.stacked import mark_stacked, top_face_centre
 from zonkcam.vision.table import Polygon, TableConfig, inside
@@ -52,11 +52,8 @@ from zonkcam.vision.throws import (
     mark_geometry,
 )
 
-SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
-SHIFT = 0.2  # of the box compared: how far the table may have been nudged for that to hold
-FACE = 0.7  # die sides: the square compared where a die lies, inside its face at any turn
 
 
 class DiceReader(Protocol):
@@ -129,24 +126,6 @@ def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
     return sorted(dice, key=reading_order), agreed
 
 
-def unchanged(a: np.ndarray, b: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-    """Whether two pictures show the same thing in `box`: the grey levels of `a` there
-    correlate (at least `SAME_PICTURE`) with those of `b` at the same place or up to `SHIFT` of
-    the box's size off it, each taken from its mean. So a change of light does not count, nor
-    a table nudged a few pixels, while a die taken away from plain table does."""
-    h, w = a.shape[:2]
-    x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return False
-    s = round(SHIFT * max(x1 - x0, y1 - y0))
-    was, now = (cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) if p.ndim == 3 else p
-                for p in (a[y0:y1, x0:x1],
-                          b[max(y0 - s, 0):min(y1 + s, h), max(x0 - s, 0):min(x1 + s, w)]))
-    if float(was.std()) == 0.0:
-        return False
-    return float(cv2.matchTemplate(now, was, cv2.TM_CCOEFF_NORMED).max()) >= SAME_PICTURE
-
-
 def _sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[float]:
     """Distances from `point` to each die's centre, in die sides."""
     return [float(np.hypot(point[0] - d.center[0], point[1] - d.center[1])) / side for d in dice]
@@ -184,6 +163,7 @@ class ThrowStream:
         self._settled: tuple[np.ndarray, list[Die]] | None = None  # the last settle's picture, dice
         self._side: float | None = None  # the dice's face side (px), from a settle of 3 or more
         self._cocked_values: dict[tuple[float, float], int] = {}  # centre: value read, this settle
+        self._looks: dict[Die, Look] = {}  # dice on the table or picked up: as last read
 
     @property
     def expecting(self) -> bool:
@@ -261,7 +241,8 @@ class ThrowStream:
         dice = self._settled_dice(dice)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
-        outcome = self.tracker.settle(dice, self._rolled)
+        outcome = self.tracker.settle(dice, self._rolled, alike=self._alike)
+        self._remember(dice)
         self.stats.outcomes[outcome.kind] += 1
         if outcome.kind == "ignored":
             self.stats.ignored += 1
@@ -271,6 +252,21 @@ class ThrowStream:
         self.stats.flags.update(outcome.flags)
         return ThrowEvent(t=t, frame=self._index, thrown=outcome.thrown, kept=outcome.kept,
                           removed=outcome.removed, flags=outcome.flags, quorum=agreed)
+
+    def _alike(self, old: Die, new: Die) -> bool:
+        """Whether the settled picture shows die `old`, as it was last read, where `new` lies
+        (the tracker's check that a die after a roll is one that lay there; see `Look`)."""
+        assert self._settled is not None
+        look = self._looks.get(old)
+        return look is None or look.seen_at(self._settled[0], new.center)
+
+    def _remember(self, dice: list[Die]) -> None:
+        """How the settled dice look, and still those picked up since the last throw."""
+        assert self._settled is not None
+        image, side = self._settled[0], self._side or die_size(dice)
+        looks = {d: look for d in self.tracker.removed if (look := self._looks.get(d))}
+        self._looks = looks | {d: look for d in dice
+                               if (look := Look.of(image, d, side)) is not None}
 
     def _settled_dice(self, dice: list[Die]) -> list[Die]:
         """The quorum's dice checked against the last settle (`_in_place`) and, when dice are
@@ -356,7 +352,25 @@ class ThrowStream:
             flat = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
                     if min(_sides_to(d.center, dice, side), default=APART) >= APART]
             found += mark_geometry(flat, table, side)
+            dice = self._cocked_beside(dice, flat, image, side)
         return sorted(dice + found, key=reading_order)
+
+    @staticmethod
+    def _cocked_beside(dice: list[Die], found: list[Die], image: np.ndarray,
+                       side: float) -> list[Die]:
+        """`dice` with those read flat within `LEAN_REACH` of a die just `found` marked cocked
+        when, cut off from it, they look cocked: the recognizer missed the die one leans on,
+        and the two made one silhouette, whose darker part was the other die's colour (seed
+        17010: a yellow die leaning on a green one on green felt)."""
+        centres = [d.center for d in dice + found]
+        out = []
+        for d in dice:
+            if d.status == "ok" and min(_sides_to(d.center, found, side), default=LEAN_REACH) \
+                    < LEAN_REACH and looks_cocked(image, d.center, side,
+                                                  [c for c in centres if c != d.center]):
+                d = replace(d, value=None, status="cocked")
+            out.append(d)
+        return out
 
     def _flat_apart(self, d: Die, spot: tuple[float, float], dice: list[Die],
                     image: np.ndarray, side: float) -> Die | None:
@@ -395,10 +409,7 @@ class ThrowStream:
             return others[i] if gap <= TWICE * size else None
 
         def still(d: Die) -> bool:
-            # the face alone: a die landing beside a kept die changes the table round it
-            x, y, half = d.center[0], d.center[1], FACE * size / 2
-            box = (round(x - half), round(y - half), round(x + half), round(y + half))
-            return unchanged(before_image, image, box)
+            return face_unchanged(before_image, image, d.center, size)
 
         out: list[Die] = []
         for d in dice:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -182,8 +183,18 @@ class ThrowTracker:
         self._pickup_seen = False
         self._knocked = False
 
-    def settle(self, dice: list[Die], rolled: bool) -> Outcome:
-        """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen."""
+    @property
+    def removed(self) -> list[Die]:
+        """The dice picked up since the last throw."""
+        return list(self._removed)
+
+    def settle(self, dice: list[Die], rolled: bool,
+               alike: Callable[[Die, Die], bool] | None = None) -> Outcome:
+        """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen.
+        `alike(old, new)`, if the caller can tell: whether the picture shows die `old`, as it
+        was last seen, where `new` lies. After a roll only such a die is the one that lay
+        there, unless it lies still (`STILL`): a die picked up and thrown can land by its old
+        place, turned a little."""
         if self._on_table is None:
             self._on_table = list(dice)
             if rolled and dice and self.expecting:
@@ -198,13 +209,15 @@ class ThrowTracker:
         colours = rolled
         shift = self._table_shift(before, dice, size, colours)
         tol = self.match_tol * size
+        seen = alike if rolled else None
+        # a die lying still is that die, however a die leaning on it changed its picture
         still, before_left, dice_left = self._lying_still(before, dice, tol, shift)
         pairs, gone, fresh = self._match(before_left, dice_left, tol, shift, angles=True,
-                                         colours=colours)
+                                         colours=colours, alike=seen)
         pairs += still
         # Dice hidden at an earlier settle (a hand resting over them) that are back in place.
-        back, self._removed, fresh = self._match(self._removed, fresh, tol,
-                                                 shift, angles=True, colours=colours)
+        back, self._removed, fresh = self._match(self._removed, fresh, tol, shift, angles=True,
+                                                 colours=colours, alike=seen)
         kept = [new for _, new in pairs + back]
         in_zone = [d for d in fresh if self._in_keep_zone(d)]
         fresh = [d for d in fresh if not self._in_keep_zone(d)]
@@ -272,13 +285,15 @@ class ThrowTracker:
         return bool(self.table and self.table.keep_zone and inside(self.table.keep_zone, *d.center))
 
     def _match(self, old: list[Die], new: list[Die], tol: float, shift: tuple[float, float],
-               *, angles: bool, faces: bool = True, colours: bool = False
+               *, angles: bool, faces: bool = True, colours: bool = False,
+               alike: Callable[[Die, Die], bool] | None = None
                ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """Greedy nearest one-to-one matching of dice (of the same face unless `faces` is
-        False; see `_same_face` for `colours`): (pairs, old left, new left). With `angles`,
-        dice farther apart than `STILL` × `tol` must also be turned alike: one that has not
-        moved at all is the same die however its turn was measured (a face of about the
-        table's grey, a red die on green felt, is placed surely but turned by ±20°)."""
+        False; see `_same_face` for `colours`; `alike`, if given, as `settle`'s): (pairs,
+        old left, new left). With `angles`, dice farther apart than `STILL` × `tol` must also
+        be turned alike: one that has not moved at all is the same die however its turn was
+        measured (a face of about the table's grey, a red die on green felt, is placed surely
+        but turned by ±20°)."""
         cands = []
         for i, a in enumerate(old):
             for j, b in enumerate(new):
@@ -286,6 +301,8 @@ class ThrowTracker:
                 if faces and not _same_face(a, b, colours):
                     continue
                 if angles and dist > STILL * tol and not _angle_close(a, b, self.angle_tol):
+                    continue
+                if dist <= tol and alike is not None and not alike(a, b):
                     continue
                 cands.append((dist, i, j))
         cands.sort()

@@ -1,0 +1,99 @@
+"""Whether a picture still shows what it showed: a die where it lay, at one settle and the next.
+
+Pictures are compared by the correlation of their grey levels, each taken from its mean, so a
+change of light does not count; each is looked for up to `SHIFT` of its size off where it
+was, so neither does a table nudged a few pixels.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from zonkcam.vision.dice import Die, box_growth
+
+SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
+SAME_DIE = 0.97  # correlation of a die's picture, then and now: that die, neither moved nor turned
+SHIFT = 0.2  # of the picture's size: how far the table may have been nudged for those to hold
+FACE = 0.7  # die sides: the square compared where a die lies, inside its face at any turn
+Box = tuple[int, int, int, int]
+
+
+def _grey(p: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) if p.ndim == 3 else p
+
+
+def _square(center: tuple[float, float], size: float) -> Box:
+    x, y, half = center[0], center[1], size / 2
+    return round(x - half), round(y - half), round(x + half), round(y + half)
+
+
+def _clip(box: Box, image: np.ndarray) -> Box:
+    h, w = image.shape[:2]
+    return max(box[0], 0), max(box[1], 0), min(box[2], w), min(box[3], h)
+
+
+def _found(was: np.ndarray, image: np.ndarray, at: tuple[int, int],
+           mask: np.ndarray | None = None) -> float:
+    """The best correlation of grey picture `was` (where `mask` is set, if given) with
+    `image` where its corner is `at` or up to `SHIFT` of its size off it; 0 for a flat
+    picture or one the image cannot hold there."""
+    ph, pw = was.shape
+    s = round(SHIFT * max(ph, pw))
+    x0, y0, x1, y1 = _clip((at[0] - s, at[1] - s, at[0] + pw + s, at[1] + ph + s), image)
+    if x1 - x0 < pw or y1 - y0 < ph or float(was.std()) == 0.0:
+        return 0.0
+    now = _grey(image[y0:y1, x0:x1])
+    if mask is None:
+        return float(cv2.matchTemplate(now, was, cv2.TM_CCOEFF_NORMED).max())
+    found = cv2.matchTemplate(now.astype(np.float32), was.astype(np.float32),
+                              cv2.TM_CCOEFF_NORMED, mask=mask)
+    return float(np.nan_to_num(found, nan=0.0, posinf=0.0, neginf=0.0).max())
+
+
+def unchanged(a: np.ndarray, b: np.ndarray, box: Box) -> bool:
+    """Whether two pictures show the same thing in `box`: `a` there is found in `b` there (at
+    least `SAME_PICTURE`). A die taken away from plain table changes it."""
+    x0, y0, x1, y1 = _clip(box, a)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    return _found(_grey(a[y0:y1, x0:x1]), b, (x0, y0)) >= SAME_PICTURE
+
+
+def face_unchanged(a: np.ndarray, b: np.ndarray, center: tuple[float, float],
+                   side: float) -> bool:
+    """`unchanged` at the face of a die of `side` px centred at `center`: the face alone, as a
+    die landing beside a kept die changes the table round it."""
+    return unchanged(a, b, _square(center, FACE * side))
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A die's picture at a settle: the grey square it covers, turned as it is, so that dice
+    landing beside it later do not change it."""
+
+    picture: np.ndarray  # its upright box
+    mask: np.ndarray  # the die's square in it
+    corner: tuple[int, int]  # of the picture, in the frame
+    center: tuple[float, float]
+
+    @classmethod
+    def of(cls, image: np.ndarray, die: Die, side: float) -> Look | None:
+        """`die`'s look (its face `side` px); None near the frame's edge or under 4 px."""
+        box = _square(die.center, side * box_growth(die.angle) + 2)
+        if _clip(box, image) != box or side < 4:
+            return None
+        mask = np.zeros((box[3] - box[1], box[2] - box[0]), np.float32)
+        corners = cv2.boxPoints(((die.center[0] - box[0], die.center[1] - box[1]),
+                                 (side - 2, side - 2), die.angle))  # less its edge
+        cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 1.0)
+        return cls(_grey(image[box[1]:box[3], box[0]:box[2]]).copy(), mask, box[:2],
+                   die.center)
+
+    def seen_at(self, image: np.ndarray, center: tuple[float, float]) -> bool:
+        """Whether `image` shows this die at `center` (at least `SAME_DIE`): neither moved
+        (beyond `SHIFT`) nor turned, as a die hidden under a hand and then uncovered is; a
+        die thrown that landed where it lay, a few pixels off and turned 12°, is not."""
+        dx, dy = round(center[0] - self.center[0]), round(center[1] - self.center[1])
+        at = (self.corner[0] + dx, self.corner[1] + dy)
+        return _found(self.picture, image, at, self.mask) >= SAME_DIE
