@@ -44,6 +44,7 @@ from zonkcam.vision.stacked import mark_stacked, top_face_centre
 from zonkcam.vision.table import Polygon, TableConfig, inside
 from zonkcam.vision.throws import (
     FLAGS,
+    STACKED,
     TWICE,
     ThrowEvent,
     ThrowTracker,
@@ -159,6 +160,7 @@ class ThrowStream:
         self._index = -1
         self._size: tuple[int, int] | None = None
         self.last_image: np.ndarray | None = None  # the last picture read: a throw's evidence
+        self._pictures: deque[np.ndarray] = deque(maxlen=quorum)  # the last read since a motion
         self.last_unread: list[Die] = []  # die-shaped things in it not read as pip dice (capture)
         self._settled: tuple[np.ndarray, list[Die]] | None = None  # the last settle's picture, dice
         self._side: float | None = None  # the dice's face side (px), from a settle of 3 or more
@@ -192,6 +194,7 @@ class ThrowStream:
         event = None
         if update.moving:
             self._early.clear()
+            self._pictures.clear()
             self._reads = None
             self._cocked_values.clear()
         elif self._reads is not None:
@@ -222,6 +225,7 @@ class ThrowStream:
             table = self.tracker.table = self.table.scaled(image.shape[1], image.shape[0])
         reading = self.reader.read(image, table.polygon if table else None)
         self.last_image, self.last_unread = image, reading.rejected
+        self._pictures.append(image)
         self.stats.read_ms.append(1000 * (self.clock() - start))
         self.stats.reads += 1
         # the camera looks straight down: a top face that is not square is a cocked die
@@ -234,11 +238,12 @@ class ThrowStream:
         assert self._reads is not None
         if len(self._reads) < min(self.quorum, 2):
             return None
-        dice, agreed = vote(self._reads[-self.quorum:])
+        quorum = self._reads[-self.quorum:]
+        dice, agreed = vote(quorum)
         if not agreed and len(self._reads) < self.max_reads:
             return None
         self._reads = None
-        dice = self._settled_dice(dice)
+        dice = self._settled_dice(dice, quorum)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled, alike=self._alike)
@@ -268,7 +273,7 @@ class ThrowStream:
         self._looks = looks | {d: look for d in dice
                                if (look := Look.of(image, d, side)) is not None}
 
-    def _settled_dice(self, dice: list[Die]) -> list[Die]:
+    def _settled_dice(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
         """The quorum's dice checked against the last settle (`_in_place`) and, when dice are
         missing from the count, for one hidden under another (`vision.stacked`); kept for the
         next settle to be checked against."""
@@ -284,26 +289,36 @@ class ThrowStream:
             # a die on top of another lies flat: one the cocked test took keeps the value read
             dice = [replace(d, value=self._cocked_values.get(d.center))
                     if d.status == "stacked" and d.value is None else d for d in dice]
-        dice = self._tops_read_again(dice, image)
+        dice = self._tops_read_again(dice, quorum)
         self._settled = (image, dice)
         return dice
 
-    def _tops_read_again(self, dice: list[Die], image: np.ndarray) -> list[Die]:
-        """Stacked dice read again at their top die's face (`stacked.top_face_centre`), if the
-        reader can read at a place: read where the proposer put them, the crop takes in the
-        sliver of the die below, and its pips can change the value (seed 10001, throw 1: a
-        five read as a four at one frame in three)."""
+    def _tops_read_again(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
+        """Stacked dice read again at their top die's face (`stacked.top_face_centre`) in each
+        of the `quorum`'s pictures, if the reader can read at a place. A value the reads at
+        the face and the quorum's own reads of the die give more often than the value voted
+        replaces it: read where the proposer put them, the crop takes in the sliver of the
+        die below, and its pips can change the value (seed 10001, throw 1: a five read as a
+        four in some frames, as a five at its face in every one); read at its face, a pip of
+        the die below can still show (seed 13000, throw 8: a one read as a one in every frame
+        by the proposer, as a two at its face in half of them)."""
         read_at = getattr(self.reader, "read_at", None)
         if read_at is None or not any(d.status == "stacked" for d in dice):
             return dice
         side = self._side or die_size(dice)
         out = []
         for d in dice:
-            if d.status == "stacked" and (top := top_face_centre(
-                    image, d.center, side, [o.center for o in dice if o is not d])) is not None:
-                again = [a for a in read_at(image, [top], side) if a.value is not None]
-                if again:
-                    a = again[0]
+            if d.status == "stacked":
+                others = [o.center for o in dice if o is not d]
+                reads = [a for image in self._pictures
+                         if (top := top_face_centre(image, d.center, side, others)) is not None
+                         for a in read_at(image, [top], side)[:1] if a.value is not None]
+                reads += [o for reading in quorum for o in reading if o.value is not None
+                          and _sides_to(o.center, [d], side)[0] < STACKED]
+                votes = Counter(a.value for a in reads)
+                best = max(votes, key=votes.__getitem__, default=d.value)
+                if votes[best] > votes[d.value]:
+                    a = max((a for a in reads if a.value == best), key=lambda a: a.confidence)
                     d = replace(d, value=a.value, color=a.color, confidence=a.confidence,
                                 color_confidence=a.color_confidence)
             out.append(d)
