@@ -67,6 +67,7 @@ EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge 
 # 2000-2019): 0.7-1.3 read 9 dice of 1,265 wrong, 0.5-1.5 read 4, without the square 11.
 SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
+PIPS_TO_DIE = 1.6  # a die's size for a pip's box the proposer made (measured 20-21 px for 34)
 # Overhead cameras only: what stands out from the table around each die, in a square this many
 # dice across, is matched with the dice read. A thing with no die read in it that covers at
 # least `LEAST_DIE` of a die's table (the median of things holding one die) and less than
@@ -261,11 +262,14 @@ class Reader:
             p = found[i].proposal
             others = [(found[j].proposal.cx, found[j].proposal.cy) for j in dice if j != i]
             # whole, or else cut off where another die is nearer: a die read twice, at two of
-            # its pips, is cut in two halves that can pass for small squares
-            for near in ([], others):
-                if (q := _square(image, p, near, typical or p.size)) is not None:
-                    squares[i] = q
-                    break
+            # its pips, is cut in two halves that can pass for small squares; at the typical
+            # size, or else at its own or a die's when the typical is a pip's (most dice
+            # proposed at their pips: seed 13006, throw 5, a blue two read as a one)
+            sizes = dict.fromkeys((typical or p.size, p.size, PIPS_TO_DIE * (typical or p.size)))
+            q = next((q for size in sizes for near in ([], others)
+                      if (q := _square(image, p, near, size)) is not None), None)
+            if q is not None:
+                squares[i] = q
         if not squares:
             return found
         looks = [(i, *self._look(image, q)) for i, q in squares.items()]  # (die, crop, patch, angle)
