@@ -221,3 +221,20 @@ def test_a_flat_die_the_recognizer_missed_is_read_where_the_picture_changed():
                                                           (5, "ok")]
     new = next(d for d in found if d.value == 4 and d.status == "ok")
     assert np.hypot(new.center[0] - 110, new.center[1] - 160) < 8
+
+
+def test_a_leaning_die_read_flat_at_its_top_and_cocked_at_its_side_is_one_die_when_one_is_extra():
+    # seed 19018, throw 11: a red two leaning, read as a red four lying flat at its top face
+    # and as cocked at its side, 1.03 sides apart; seven dice read with six in play
+    from zonkcam.vision.stream import _leaning_read_twice
+
+    def red(value, x, y, status="ok", color="red"):
+        return Die(value, color, 0.9, 0.9, (x - 17, y - 17, x + 17, y + 17), (x, y), 0.0, status)
+
+    top, side_ = red(4, 120, 273), red(None, 85, 277, "cocked")
+    others = [red(2, 300, 133, color="blue"), red(5, 360, 318, color="black")]
+    assert _leaning_read_twice([top, side_, *others], 1, 34.0) == [side_, *others]
+    assert _leaning_read_twice([top, side_, *others], 0, 34.0) == [top, side_, *others]
+    # a die of another colour beside a leaning die is a die of its own
+    white = red(4, 120, 273, color="white")
+    assert _leaning_read_twice([white, side_, *others], 1, 34.0) == [white, side_, *others]
