@@ -44,6 +44,7 @@ from zonkcam.vision.stacked import mark_stacked, top_face_centre
 from zonkcam.vision.table import Polygon, TableConfig, inside
 from zonkcam.vision.throws import (
     FLAGS,
+    STACKED,
     TWICE,
     ThrowEvent,
     ThrowTracker,
@@ -257,11 +258,12 @@ class ThrowStream:
         assert self._reads is not None
         if len(self._reads) < min(self.quorum, 2):
             return None
-        dice, agreed = vote(self._reads[-self.quorum:])
+        quorum = self._reads[-self.quorum:]
+        dice, agreed = vote(quorum)
         if not agreed and len(self._reads) < self.max_reads:
             return None
         self._reads = None
-        dice = self._settled_dice(dice)
+        dice = self._settled_dice(dice, quorum)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled, alike=self._alike)
@@ -291,7 +293,7 @@ class ThrowStream:
         self._looks = looks | {d: look for d in dice
                                if (look := Look.of(image, d, side)) is not None}
 
-    def _settled_dice(self, dice: list[Die]) -> list[Die]:
+    def _settled_dice(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
         """The quorum's dice checked against the last settle (`_in_place`) and, when dice are
         missing from the count, for one hidden under another (`vision.stacked`); kept for the
         next settle to be checked against."""
@@ -308,20 +310,21 @@ class ThrowStream:
             # a die on top of another lies flat: one the cocked test took keeps the value read
             dice = [replace(d, value=self._cocked_values.get(d.center))
                     if d.status == "stacked" and d.value is None else d for d in dice]
-        dice = self._tops_read_again(dice)
+        dice = self._tops_read_again(dice, quorum)
         self._settled = (image, dice)
         return dice
 
-    def _tops_read_again(self, dice: list[Die]) -> list[Die]:
+    def _tops_read_again(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
         """Stacked dice read again at their top die's face (`stacked.top_face_centre`), in a
-        crop `TOP_CROP` of a die's, in each of the quorum's last pictures, if the reader can read
-        at a place; a value two of those reads agree on replaces the one voted. Read where
-        the proposer put them, the crop takes in the sliver of the die below, and its pips
-        can change the value (seed 10001, throw 1: a five read as a four in some frames;
-        18014, throw 4: in every frame); read at the face in a crop of a die's size, a pip of
-        the die below can still show (seed 13000, throw 8: a one read as a two in half the
-        frames; 9008, throw 4, the same). In the narrower crop all four read right in each of
-        12 frames (a three-quarter crop cut the corner pips of a five)."""
+        crop `TOP_CROP` of a die's, in each of the `quorum`'s pictures, if the reader can
+        read at a place. These reads and the quorum's own reads of the die vote, and a tie
+        goes to the reads at the face. Read where the proposer put them, the crop takes in
+        the sliver of the die below, and its pips can change the value (seed 10001, throw 1:
+        a five read as a four in some frames; 18014, throw 4: in every frame); read at the
+        face in a crop of a die's size, a pip of the die below can still show (seed 13000,
+        throw 8: a one read as a two in half the frames; 9008, throw 4, the same); in the
+        narrower crop a corner pip can be cut off (18008, throw 3: a four read as a two in a
+        third of the frames, read right by the proposer in every one)."""
         read_at = getattr(self.reader, "read_at", None)
         if read_at is None or not any(d.status == "stacked" for d in dice):
             return dice
@@ -330,14 +333,17 @@ class ThrowStream:
         for d in dice:
             if d.status == "stacked":
                 others = [o.center for o in dice if o is not d]
-                reads = [a for image in self._pictures
+                again = [a for image in self._pictures
                          if (top := top_face_centre(image, d.center, side, others)) is not None
                          for a in read_at(image, [top], TOP_CROP * side)[:1]
                          if a.value is not None]
-                votes = Counter(a.value for a in reads).most_common(1)
-                if votes and votes[0][1] >= min(2, len(self._pictures)):
-                    a = max((a for a in reads if a.value == votes[0][0]),
-                            key=lambda a: a.confidence)
+                before = [o for reading in quorum for o in reading if o.value is not None
+                          and _sides_to(o.center, [d], side)[0] < STACKED]
+                at_face = Counter(a.value for a in again)
+                votes = at_face + Counter(o.value for o in before)
+                best = max(votes, key=lambda v: (votes[v], at_face[v]), default=d.value)
+                if best != d.value and at_face[best]:
+                    a = max((a for a in again if a.value == best), key=lambda a: a.confidence)
                     d = replace(d, value=a.value, color=a.color, confidence=a.confidence,
                                 color_confidence=a.color_confidence)
             out.append(d)
