@@ -55,7 +55,7 @@ from zonkcam.vision.throws import (
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
-TOP_CROP = 0.85  # of a die's size: a stack's top die is read again as a die this much smaller,
+TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this much smaller,
 # so that the crop's margin leaves out the die below
 
 
@@ -315,16 +315,17 @@ class ThrowStream:
         return dice
 
     def _tops_read_again(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
-        """Stacked dice read again at their top die's face (`stacked.top_face_centre`), in a
-        crop `TOP_CROP` of a die's, in each of the `quorum`'s pictures, if the reader can
-        read at a place. These reads and the quorum's own reads of the die vote, and a tie
-        goes to the reads at the face. Read where the proposer put them, the crop takes in
-        the sliver of the die below, and its pips can change the value (seed 10001, throw 1:
-        a five read as a four in some frames; 18014, throw 4: in every frame); read at the
-        face in a crop of a die's size, a pip of the die below can still show (seed 13000,
-        throw 8: a one read as a two in half the frames; 9008, throw 4, the same); in the
-        narrower crop a corner pip can be cut off (18008, throw 3: a four read as a two in a
-        third of the frames, read right by the proposer in every one)."""
+        """Stacked dice read again at their top die's face (`stacked.top_face_centre`) in each
+        of the `quorum`'s pictures, if the reader can read at a place, as a die of the dice's
+        size and of `TOP_CROP` of it; these and the quorum's own reads of the die vote, and a
+        value given more often than the one voted replaces it. Each view fails its own way:
+        the proposer's crop takes in the sliver of the die below (seed 10001, throw 1: a five
+        read as a four in some frames; 18014, throw 4: in every frame); at the face, a crop of
+        a die's size can take in a pip of the die below at its margin (13000, throw 8, and
+        9008, throw 4: a one read as a two in half the frames); a narrower one can lose a
+        corner pip or take in the die below's edge (18008, throw 3: a four read as a two in
+        a third of the frames; 13008, throw 4: a red one on a white die as a two in every
+        frame). Two views agreeing outvote the third in all six."""
         read_at = getattr(self.reader, "read_at", None)
         if read_at is None or not any(d.status == "stacked" for d in dice):
             return dice
@@ -333,16 +334,15 @@ class ThrowStream:
         for d in dice:
             if d.status == "stacked":
                 others = [o.center for o in dice if o is not d]
-                again = [a for image in self._pictures
-                         if (top := top_face_centre(image, d.center, side, others)) is not None
-                         for a in read_at(image, [top], TOP_CROP * side)[:1]
-                         if a.value is not None]
-                before = [o for reading in quorum for o in reading if o.value is not None
-                          and _sides_to(o.center, [d], side)[0] < STACKED]
-                at_face = Counter(a.value for a in again)
-                votes = at_face + Counter(o.value for o in before)
-                best = max(votes, key=lambda v: (votes[v], at_face[v]), default=d.value)
-                if best != d.value and at_face[best]:
+                tops = [(image, top) for image in self._pictures
+                        if (top := top_face_centre(image, d.center, side, others)) is not None]
+                again = [a for image, top in tops for size in (side, TOP_CROP * side)
+                         for a in read_at(image, [top], size)[:1] if a.value is not None]
+                votes = Counter(a.value for a in again) + Counter(
+                    o.value for reading in quorum for o in reading
+                    if o.value is not None and _sides_to(o.center, [d], side)[0] < STACKED)
+                best = max(votes, key=votes.__getitem__, default=d.value)
+                if votes[best] > votes[d.value]:
                     a = max((a for a in again if a.value == best), key=lambda a: a.confidence)
                     d = replace(d, value=a.value, color=a.color, confidence=a.confidence,
                                 color_confidence=a.color_confidence)
