@@ -63,3 +63,24 @@ def test_a_die_is_seen_again_when_a_die_lands_touching_it():
 
 def test_a_die_at_the_frames_edge_has_no_look():
     assert Look.of(one_die(0, x=10), lying(x=10), SIDE) is None
+
+
+def test_the_stream_asks_a_picked_up_die_as_it_looked_when_last_read():
+    # seed 13009: every die picked up at one settle, one thrown back by its place at the next
+    from test_live_stream import Unused
+    from zonkcam.vision.stream import ThrowStream
+
+    stream = ThrowStream(Unused(), dice_count=1)
+    stream._side = SIDE  # as a settle of three or more dice measured it
+    one = lying()
+    stream._settled = (one_die(0), [one])
+    stream.tracker.settle([one], rolled=True)
+    stream._remember([one])
+    stream._settled = (table(200, 200), [])  # picked up: the table bare
+    assert stream.tracker.settle([], rolled=False).kind == "pickup"
+    stream._remember([])
+    landed = lying(102, 101, angle=32.0)
+    stream._settled = (one_die(1, x=102, y=101, angle=32.0), [landed])
+    assert not stream._alike(one, landed)
+    stream._settled = (one_die(1), [one])  # a hand had hidden it: uncovered, as it was
+    assert stream._alike(one, one)

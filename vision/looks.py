@@ -43,11 +43,9 @@ def _found(was: np.ndarray, image: np.ndarray, at: tuple[int, int],
     x0, y0, x1, y1 = _clip((at[0] - s, at[1] - s, at[0] + pw + s, at[1] + ph + s), image)
     if x1 - x0 < pw or y1 - y0 < ph or float(was.std()) == 0.0:
         return 0.0
-    now = _grey(image[y0:y1, x0:x1])
-    if mask is None:
-        return float(cv2.matchTemplate(now, was, cv2.TM_CCOEFF_NORMED).max())
-    found = cv2.matchTemplate(now.astype(np.float32), was.astype(np.float32),
-                              cv2.TM_CCOEFF_NORMED, mask=mask)
+    now = _grey(image[y0:y1, x0:x1]).astype(np.float32)
+    found = cv2.matchTemplate(now, was.astype(np.float32), cv2.TM_CCOEFF_NORMED, mask=mask)
+    # a masked window of one grey has no correlation (NaN)
     return float(np.nan_to_num(found, nan=0.0, posinf=0.0, neginf=0.0).max())
 
 

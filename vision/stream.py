@@ -145,10 +145,7 @@ def _leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
     gaps = sorted((_sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
                   for i, d in enumerate(dice) if d.status == "ok"
                   and (c.color == d.color or None in (c.color, d.color)))
-    drop: set[int] = set()
-    for gap, i in gaps:
-        if gap < LEAN_REACH and len(drop) < extra:
-            drop.add(i)
+    drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
     return [d for i, d in enumerate(dice) if i not in drop]
 
 
