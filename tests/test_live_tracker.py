@@ -203,6 +203,17 @@ def test_a_die_proposed_at_a_pip_across_the_edge_is_measured_at_the_dice_size():
         (4, "ok"), (1, "off_table"), (5, "ok"), (6, "ok")]
 
 
+def test_a_die_whose_box_is_a_stack_wide_is_measured_at_the_dice_size():
+    # seed 24005, throw 9: a stack's top die, a die's side from the edge at y = 40, proposed
+    # with the die below in a box three dice wide, which the reader called off the table; a
+    # die whose centre is 8 px from the edge crosses it, whatever its box
+    wide = Die(2, "white", 0.98, 0.9, (30, 24, 130, 124), (80, 74), 10.0, "off_table")
+    near = Die(3, "white", 0.98, 0.9, (295, 43, 305, 53), (300, 48), 0.0, "ok")
+    dice = mark_geometry([die(4, 200, 200), die(5, 300, 300), wide, near], TABLE)
+    assert [(d.value, d.status) for d in dice] == [
+        (3, "off_table"), (2, "ok"), (4, "ok"), (5, "ok")]
+
+
 def test_a_die_read_twice_a_little_apart_is_one_die_not_a_stack():
     # closer than dice side by side (26 px here), farther than a die can rest on another
     dice = mark_geometry([die(3, 100, 100), die(3, 119, 100, conf=0.5)], TABLE)
@@ -273,3 +284,26 @@ def test_after_a_roll_a_die_that_looks_other_than_the_one_that_lay_there_was_thr
     t = started()
     assert t.settle([landed[0], *SIX[1:]], rolled=False, alike=lambda old, new: False).kind \
         == "none"
+
+
+def test_after_a_roll_a_die_lying_still_keeps_its_face_however_it_is_read():
+    # seed 23003, throw 11: a die thrown leans on the kept 2 and covers a pip, and the 2 is
+    # read as a 1 where it lay; a die turns to another face only by rolling a side's length
+    t = started()
+    t.settle(SIX[:2], rolled=False)
+    covered = die(1, 201, 100, angle=40.0, conf=0.7)
+    leaning = die(None, 215, 125, status="cocked")
+    thrown = [leaning, die(4, 400, 350), die(6, 450, 200), die(3, 150, 400)]
+    out = t.settle([SIX[0], covered, *thrown], rolled=True)
+    assert values(out.kept) == [1, 2] and out.thrown == thrown
+    assert values(out.removed) == [3, 4, 5, 6] and out.flags == ["cocked"]
+    assert [d.center for d in out.kept if d.value == 2] == [(201, 100)]  # where it lies now
+    # and the tracker holds it so: read a 2 again once the leaning die is picked up
+    assert [d.value for d in t.on_table if d.center == (201, 100)] == [2]
+    out = t.settle([SIX[0], SIX[1]], rolled=False)
+    assert out.kind == "pickup" and out.removed == thrown
+    # a die a side's length off with another face rolled: thrown, as ever
+    t = started()
+    t.settle(SIX[:2], rolled=False)
+    out = t.settle([SIX[0], die(5, 200, 134), die(4, 400, 350)], rolled=True)
+    assert values(out.kept) == [1] and values(out.thrown) == [4, 5]

@@ -264,7 +264,7 @@ class ThrowStream:
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled, alike=self._alike)
-        self._remember(dice)
+        self._remember(self.tracker.on_table)
         self.stats.outcomes[outcome.kind] += 1
         if outcome.kind == "ignored":
             self.stats.ignored += 1

@@ -112,9 +112,18 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
             continue
         out.append(d)
     if table is not None:
-        out = [replace(d, status="off_table")
-               if d.status != "off_table" and not _on_table(d, table, size) else d for d in out]
+        out = [_placed(d, table, size) for d in out]
     return sorted(out, key=reading_order)
+
+
+def _placed(d: Die, table: TableConfig, size: float) -> Die:
+    """The die, `off_table` when its face crosses the table's edge (`_on_table`), and not when
+    it does not, if a reader marked it so by a box wider than a die."""
+    if not _on_table(d, table, size):
+        return d if d.status == "off_table" else replace(d, status="off_table")
+    if d.status == "off_table":
+        return replace(d, status="ok" if d.value is not None else "unreadable")
+    return d
 
 
 def _one_die(a: Die, b: Die) -> float:
@@ -124,12 +133,13 @@ def _one_die(a: Die, b: Die) -> float:
 
 
 def _on_table(d: Die, table: TableConfig, size: float) -> bool:
-    """Whether the die's centre and face lie on the table. A die proposed smaller than a die
-    of `size` px (sized by a pip) is measured at that size: dice of a set are one size."""
+    """Whether the die's centre and face lie on the table. The face is measured as a die of
+    `size` px turned as this one is, not by its box: dice of a set are one size, and a box
+    can be a pip's (a die proposed at a pip) or three dice wide (a stack's top die proposed
+    with the die below: seed 24005, throw 9, called off the table a die from its edge)."""
     x, y = d.center
-    half = size / 2
-    x1, y1, x2, y2 = d.box
-    box = (min(x1, x - half), min(y1, y - half), max(x2, x + half), max(y2, y + half))
+    half = size * box_growth(d.angle) / 2
+    box = (x - half, y - half, x + half, y + half)
     return inside(table.polygon, x, y) and box_inside(table.polygon, box, margin=0.15)
 
 
@@ -188,6 +198,12 @@ class ThrowTracker:
         """The dice picked up since the last throw."""
         return list(self._removed)
 
+    @property
+    def on_table(self) -> list[Die]:
+        """The dice on the table at the last settle, as the tracker holds them (a die lying
+        still keeps its reading from before)."""
+        return list(self._on_table or [])
+
     def settle(self, dice: list[Die], rolled: bool,
                alike: Callable[[Die, Die], bool] | None = None) -> Outcome:
         """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen.
@@ -210,8 +226,13 @@ class ThrowTracker:
         shift = self._table_shift(before, dice, size, colours)
         tol = self.match_tol * size
         seen = alike if rolled else None
-        # a die lying still is that die, however a die leaning on it changed its picture
+        # a die lying still is that die, as it was read, however a die leaning on it changed
+        # its picture: it turns to another face only by rolling over an edge, a side's length
+        # (seed 23003, throw 11: a two read as a one, a cocked die covering a pip)
         still, before_left, dice_left = self._lying_still(before, dice, tol, shift)
+        as_read = {id(new): replace(old, box=new.box, center=new.center) for old, new in still}
+        dice = [as_read.get(id(d), d) for d in dice]
+        still = [(old, as_read[id(new)]) for old, new in still]
         pairs, gone, fresh = self._match(before_left, dice_left, tol, shift, angles=True,
                                          colours=colours, alike=seen)
         pairs += still
@@ -323,9 +344,9 @@ class ThrowTracker:
     def _lying_still(self, old: list[Die], new: list[Die], tol: float,
                      shift: tuple[float, float]) -> tuple[list[tuple[Die, Die]], list[Die],
                                                           list[Die]]:
-        """`_match` of the dice of one face lying where one lay (moved by `shift`), within
-        `STILL` × `tol`: each is that die however its turn was measured or its colour named."""
-        return self._match(old, new, STILL * tol, shift, angles=False)
+        """`_match` of the dice lying where one lay (moved by `shift`), within `STILL` × `tol`:
+        each is that die however its face and turn were read or its colour named."""
+        return self._match(old, new, STILL * tol, shift, angles=False, faces=False)
 
     def _table_shift(self, old: list[Die], new: list[Die], size: float,
                      colours: bool) -> tuple[float, float]:
