@@ -302,6 +302,11 @@ def test_after_a_roll_a_die_lying_still_keeps_its_face_however_it_is_read():
     assert [d.value for d in t.on_table if d.center == (201, 100)] == [2]
     out = t.settle([SIX[0], SIX[1]], rolled=False)
     assert out.kind == "pickup" and out.removed == thrown
+    # another face and another colour there is another die, thrown: seed 14001, throw 9, a
+    # yellow six landed 1.4 px from where a red five lay, picked up with no settle between
+    t = started()
+    out = t.settle([die(6, 101, 101, color="red"), *AGAIN[1:]], rolled=True)
+    assert out.kept == [] and values(out.thrown) == [2, 3, 4, 5, 6, 6]
     # a die a side's length off with another face rolled: thrown, as ever
     t = started()
     t.settle(SIX[:2], rolled=False)
