@@ -217,3 +217,20 @@ def test_a_flat_die_beside_a_die_found_late_stays_flat():
     put(image, 100 + SIDE + 2, 104, 30)
     now = ThrowStream._cocked_beside([die(100, 100)], [die(100 + SIDE + 2, 104)], image, SIDE)
     assert [d.status for d in now] == ["ok"]
+
+
+@pytest.mark.parametrize(("seed", "throw", "top"), [(1282, 4, (-6, -1)), (1252, 10, (-5, 1))])
+def test_a_die_leaning_with_its_side_on_a_die_of_another_colour_is_cocked(seed, throw, top):
+    # a yellow die's olive side against a white five (seed 1282), a white die's grey side
+    # against a blue six (1252): cut off halfway to the die it leans on, the leaning die
+    # loses its side and its top face alone is square; past halfway, its side is its colour
+    # in shadow, and the other die is not
+    sim = Simulation(SimConfig(seed=seed, throws=throw + 1))
+    index = sim.truth["throws"][throw]["frame"] + 12
+    frame = sim._frames[index]
+    image = sim.render(index, frame)
+    (ox, oy), [leaning] = frame.offset, [d for d in frame.dice if d.status == "cocked"]
+    flat = [die(d.x + ox, d.y + oy, d.value) for d in frame.dice if d is not leaning]
+    read = die(leaning.x + ox + top[0], leaning.y + oy + top[1], leaning.value)
+    marked = mark_cocked(image, [read, *flat], sim.size)
+    assert [d.status for d in marked] == ["cocked"] + ["ok"] * len(flat)

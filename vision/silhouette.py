@@ -22,6 +22,12 @@ OPEN = 9  # px: about a third of a die side in the patch
 _YS, _XS = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
 _WEIGHTS = np.array([L_WEIGHT, 1, 1], np.float32)
 _AT_95 = round(0.95 * (PATCH * PATCH - 1))
+COLOUR_APART = 20.0  # Lab (a, b) between two dice's faces for colour to tell them apart
+OWN_COLOUR = 0.35  # of the way from a die's (a, b) to the other's: still its colour
+# of a face's lightness: its side, lit less; darker is a seam's edge, lighter its own face
+# (a flat die partly under a die leaning on it gains no corner past halfway: seed 10009)
+SIDE_LIGHT = (0.45, 0.9)
+FACE_SAMPLE = 3  # px each side of a die's centre in the patch sampled for its face's colour
 SECOND_TABLE = 0.2  # of the border unlike the table: a second surface (a die covers under 0.1)
 
 
@@ -142,14 +148,50 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
         if len(rest) < SECOND_TABLE * len(ring):
             return np.zeros(squared.shape, np.uint8)
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
-    mask = squared > least
-    for ox, oy in others:  # nearer its centre than theirs: |p|² ≤ |p - o|²
-        mask &= _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
+    mask = (squared > least) & _ours(lab, others)
     mask = mask.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # cut a neighbour touching at a corner or along a short stretch
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
+
+
+def _ours(lab: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray:
+    """Mask (bool) of the patch's pixels that go with the die at its centre rather than the
+    `others` (offsets from it, patch pixels): those nearer its centre than theirs (|p|² ≤
+    |p - o|²), and past that, those of its own colour when the other die's differs (Lab
+    (a, b) `COLOUR_APART` or more): within `OWN_COLOUR` of the way to the other's, at
+    `SIDE_LIGHT` of its face's lightness, its side. A die leaning with its side against a
+    die of another colour reaches past halfway to it (seeds 14004, 1252: a white die's grey
+    side against a yellow die, a blue one; cut off, its top face alone was a square); a
+    seam's blend and the dark edge of a die of another colour are of neither."""
+    keep = np.ones(lab.shape[:2], bool)
+    if not others:
+        return keep
+    ours = _face_colour(lab, (0.0, 0.0))
+    assert ours is not None  # the patch's centre
+    lightness = lab[..., 0] / max(float(ours[0]), 1.0)
+    light = (SIDE_LIGHT[0] <= lightness) & (lightness <= SIDE_LIGHT[1])
+    for ox, oy in others:
+        nearer = _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
+        theirs = _face_colour(lab, (ox, oy))
+        apart = 0.0 if theirs is None else float(np.linalg.norm(ours[1:] - theirs[1:]))
+        if apart >= COLOUR_APART:
+            diff = lab[..., 1:] - ours[1:]
+            own = np.einsum("...k,...k->...", diff, diff) <= (OWN_COLOUR * apart) ** 2
+            nearer |= own & light
+        keep &= nearer
+    return keep
+
+
+def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | None:
+    """The median Lab of a die's face round `offset` from the patch's centre, or None when
+    that lies outside the patch."""
+    x, y = round(PATCH / 2 + offset[0]), round(PATCH / 2 + offset[1])
+    r = FACE_SAMPLE
+    if not (r <= x < PATCH - r and r <= y < PATCH - r):
+        return None
+    return np.median(lab[y - r:y + r + 1, x - r:x + r + 1].reshape(-1, 3), axis=0)
 
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
