@@ -219,12 +219,14 @@ def test_a_flat_die_beside_a_die_found_late_stays_flat():
     assert [d.status for d in now] == ["ok"]
 
 
-@pytest.mark.parametrize(("seed", "throw", "top"), [(1282, 4, (-6, -1)), (1252, 10, (-5, 1))])
+@pytest.mark.parametrize(("seed", "throw", "top"),
+                         [(1282, 4, (-6, -1)), (1252, 10, (-5, 1)), (19006, 9, (0, 4))])
 def test_a_die_leaning_with_its_side_on_a_die_of_another_colour_is_cocked(seed, throw, top):
     # a yellow die's olive side against a white five (seed 1282), a white die's grey side
     # against a blue six (1252): cut off halfway to the die it leans on, the leaning die
     # loses its side and its top face alone is square; past halfway, its side is its colour
-    # in shadow, and the other die is not
+    # in shadow, and the other die is not. A red die read at its side (19006) loses its top
+    # face, lit more than the side
     sim = Simulation(SimConfig(seed=seed, throws=throw + 1))
     index = sim.truth["throws"][throw]["frame"] + 12
     frame = sim._frames[index]

@@ -38,21 +38,23 @@ ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median l
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-                   others: Sequence[tuple[float, float]] = ()) -> float | None:
+                   others: Sequence[tuple[float, float]] = (), sides: bool = True
+                   ) -> float | None:
     """Length of the die's top face along its silhouette's long axis ÷ its width, when the
     silhouette is long and a darker side of the face's colour shows; its width ÷ `side` when
     no side shows (or the bright part is nearly all of it) and it is about one die long (the
     side merges with the table: the silhouette is the top face, a side long across the lean);
     1.0 for a square silhouette; None when it cannot tell (the die merges with the wall or the
     table, or the darker part is another die's). `others`: the centres of the other dice; a
-    touching die is cut off where it is nearer its centre."""
+    touching die is cut off where it is nearer its centre, but for what looks like this die's
+    side (`silhouette`'s `sides`; False: cut off at halfway all the same)."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
     # then measure it centred in the narrower one, at a finer scale.
-    found = silhouette(image_bgr, center, side, others, FIND_WINDOW)
+    found = silhouette(image_bgr, center, side, others, FIND_WINDOW, sides)
     if found is None:
         return None
     found = silhouette(image_bgr, found.in_picture(*cv2.minAreaRect(found.contour)[0]), side,
-                       others)
+                       others, sides=sides)
     if found is None:
         return None
     (bx, by), (bw, bh), angle = cv2.minAreaRect(found.contour)

@@ -23,9 +23,9 @@ _YS, _XS = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
 _WEIGHTS = np.array([L_WEIGHT, 1, 1], np.float32)
 _AT_95 = round(0.95 * (PATCH * PATCH - 1))
 COLOUR_APART = 20.0  # Lab (a, b) between two dice's faces for colour to tell them apart
-OWN_COLOUR = 0.35  # of the way from a die's (a, b) to the other's: still its colour
-# of a face's lightness: its side, lit less; darker is a seam's edge, lighter its own face
-# (a flat die partly under a die leaning on it gains no corner past halfway: seed 10009)
+OWN_COLOUR = 0.5  # of the way from a die's (a, b) to the other's: still its colour
+# of the lightness where a die was read, or its inverse: another face of it (a face lit alike
+# is its own, which the halfway cut keeps off; darker still, a seam's edge)
 SIDE_LIGHT = (0.45, 0.9)
 FACE_SAMPLE = 3  # px each side of a die's centre in the patch sampled for its face's colour
 SECOND_TABLE = 0.2  # of the border unlike the table: a second surface (a die covers under 0.1)
@@ -80,22 +80,24 @@ class Silhouette:
 
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-               others: Sequence[tuple[float, float]] = (), window: float = WINDOW
-               ) -> Silhouette | None:
+               others: Sequence[tuple[float, float]] = (), window: float = WINDOW,
+               sides: bool = False) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
     with the wall or the table (it reaches the edge of the square `window` die sides across).
     Where it merges with what lies beyond the table's edge, and the square's border shows two
-    surfaces (the felt and the frame), both count as table."""
+    surfaces (the felt and the frame), both count as table. `sides`: past where it is cut
+    off, what is of its colour and lit otherwise stays its own (`_ours`): a leaning die's
+    side, for the cocked test."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
-    contour = _outline(patch, near)
+    contour = _outline(patch, near, sides=sides)
     if contour is None:
-        contour = _outline(patch, near, two_tables=True)
+        contour = _outline(patch, near, two_tables=True, sides=sides)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
 
 
@@ -130,7 +132,7 @@ def _squared_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
-                two_tables: bool = False) -> np.ndarray:
+                two_tables: bool = False, sides: bool = False) -> np.ndarray:
     """Mask (0/1) of what stands out from the table (the patch's border) in the patch, nearer
     its centre than the `others` (offsets from it, patch pixels). `two_tables`: the border
     shows two surfaces (the felt and the frame round it), each taken for table; the mask is
@@ -148,7 +150,7 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
         if len(rest) < SECOND_TABLE * len(ring):
             return np.zeros(squared.shape, np.uint8)
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
-    mask = (squared > least) & _ours(lab, others)
+    mask = (squared > least) & _ours(lab, others, sides)
     mask = mask.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # cut a neighbour touching at a corner or along a short stretch
@@ -156,30 +158,34 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
 
 
-def _ours(lab: np.ndarray, others: list[tuple[float, float]]) -> np.ndarray:
+def _ours(lab: np.ndarray, others: list[tuple[float, float]], sides: bool) -> np.ndarray:
     """Mask (bool) of the patch's pixels that go with the die at its centre rather than the
     `others` (offsets from it, patch pixels): those nearer its centre than theirs (|p|² ≤
-    |p - o|²), and past that, those of its own colour when the other die's differs (Lab
-    (a, b) `COLOUR_APART` or more): within `OWN_COLOUR` of the way to the other's, at
-    `SIDE_LIGHT` of its face's lightness, its side. A die leaning with its side against a
-    die of another colour reaches past halfway to it (seeds 14004, 1252: a white die's grey
-    side against a yellow die, a blue one; cut off, its top face alone was a square); a
-    seam's blend and the dark edge of a die of another colour are of neither."""
+    |p - o|²); with `sides`, and past that, those of its own colour when the other die's
+    differs (Lab (a, b) `COLOUR_APART` or more): within `OWN_COLOUR` of the way to the
+    other's, and lit otherwise than where it was read (`SIDE_LIGHT`): its side, or its top
+    face when read at its side. A die leaning with its side against a die of another colour
+    reaches past halfway to it (seeds 14004, 1252: a white die's grey side against a yellow
+    die, a blue one; 19006: a red die read at its side, its top face against a white die):
+    cut off, the rest of it was a square. A seam's blend and the dark edge of a die of
+    another colour are of neither."""
     keep = np.ones(lab.shape[:2], bool)
     if not others:
         return keep
     ours = _face_colour(lab, (0.0, 0.0))
     assert ours is not None  # the patch's centre
     lightness = lab[..., 0] / max(float(ours[0]), 1.0)
-    light = (SIDE_LIGHT[0] <= lightness) & (lightness <= SIDE_LIGHT[1])
+    low, high = SIDE_LIGHT
+    otherwise = ((low <= lightness) & (lightness <= high)) | (
+        (1 / high <= lightness) & (lightness <= 1 / low))
     for ox, oy in others:
         nearer = _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
-        theirs = _face_colour(lab, (ox, oy))
+        theirs = _face_colour(lab, (ox, oy)) if sides else None
         apart = 0.0 if theirs is None else float(np.linalg.norm(ours[1:] - theirs[1:]))
         if apart >= COLOUR_APART:
             diff = lab[..., 1:] - ours[1:]
             own = np.einsum("...k,...k->...", diff, diff) <= (OWN_COLOUR * apart) ** 2
-            nearer |= own & light
+            nearer |= own & otherwise
         keep &= nearer
     return keep
 
@@ -195,12 +201,12 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
-             two_tables: bool = False) -> np.ndarray | None:
+             two_tables: bool = False, sides: bool = False) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        _foreground(patch_bgr, others, two_tables))
+        _foreground(patch_bgr, others, two_tables, sides))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0

@@ -413,10 +413,12 @@ class ThrowStream:
                     image: np.ndarray, side: float) -> Die | None:
         """Die `d`, called cocked, lying flat after all, when cut off from the changed `spot`
         beside it its silhouette is square: a die touching it (the spot) made it look long.
-        None when it is not square (the spot is its side) or no value was read for it."""
+        None when it is not square (the spot is its side) or no value was read for it. Cut
+        off at halfway: a flat die partly in a leaning die's shadow has a face past it lit
+        as a side is (seed 10009)."""
         value = self._cocked_values.get(d.center)
         others = [o.center for o in dice if o is not d] + [spot]
-        if value is None or top_face_ratio(image, d.center, side, others) != 1.0:
+        if value is None or top_face_ratio(image, d.center, side, others, sides=False) != 1.0:
             return None
         return replace(d, value=value, status="ok")
 
