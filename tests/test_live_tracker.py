@@ -212,6 +212,8 @@ def test_a_die_whose_box_is_a_stack_wide_is_measured_at_the_dice_size():
     dice = mark_geometry([die(4, 200, 200), die(5, 300, 300), wide, near], TABLE)
     assert [(d.value, d.status) for d in dice] == [
         (3, "off_table"), (2, "ok"), (4, "ok"), (5, "ok")]
+    unread = Die(None, "white", 0.3, 0.9, wide.box, wide.center, 10.0, "off_table")
+    assert [d.status for d in mark_geometry([unread], TABLE, size=30)] == ["unreadable"]
 
 
 def test_a_die_read_twice_a_little_apart_is_one_die_not_a_stack():

@@ -320,11 +320,10 @@ class ThrowTracker:
                ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """Greedy nearest one-to-one matching of dice (of the same face unless `faces` is
         False; of the same colour with `colours`, see `_same_face`; `alike`, if given, as
-        `settle`'s): (pairs,
-        old left, new left). With `angles`, dice farther apart than `STILL` × `tol` must also
-        be turned alike: one that has not moved at all is the same die however its turn was
-        measured (a face of about the table's grey, a red die on green felt, is placed surely
-        but turned by ±20°)."""
+        `settle`'s): (pairs, old left, new left). With `angles`, dice farther apart than
+        `STILL` × `tol` must also be turned alike: one that has not moved at all is the same
+        die however its turn was measured (a face of about the table's grey, a red die on
+        green felt, is placed surely but turned by ±20°)."""
         cands = []
         for i, a in enumerate(old):
             for j, b in enumerate(new):
