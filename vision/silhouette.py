@@ -170,17 +170,15 @@ def _ours(lab: np.ndarray, others: list[tuple[float, float]], sides: bool) -> np
     cut off, the rest of it was a square. A seam's blend and the dark edge of a die of
     another colour are of neither."""
     keep = np.ones(lab.shape[:2], bool)
-    if not others:
-        return keep
-    ours = _face_colour(lab, (0.0, 0.0))
-    assert ours is not None  # the patch's centre
-    lightness = lab[..., 0] / max(float(ours[0]), 1.0)
-    low, high = SIDE_LIGHT
-    otherwise = ((low <= lightness) & (lightness <= high)) | (
-        (1 / high <= lightness) & (lightness <= 1 / low))
+    ours = _face_colour(lab, (0.0, 0.0)) if sides and others else None
+    if ours is not None:
+        lightness = lab[..., 0] / max(float(ours[0]), 1.0)
+        low, high = SIDE_LIGHT
+        otherwise = ((low <= lightness) & (lightness <= high)) | (
+            (1 / high <= lightness) & (lightness <= 1 / low))
     for ox, oy in others:
         nearer = _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
-        theirs = _face_colour(lab, (ox, oy)) if sides else None
+        theirs = None if ours is None else _face_colour(lab, (ox, oy))
         apart = 0.0 if theirs is None else float(np.linalg.norm(ours[1:] - theirs[1:]))
         if apart >= COLOUR_APART:
             diff = lab[..., 1:] - ours[1:]

@@ -51,6 +51,7 @@ from zonkcam.vision.throws import (
     count_dice,
     die_size,
     mark_geometry,
+    same_colour,
 )
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
@@ -144,7 +145,7 @@ def _leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
         return dice
     gaps = sorted((_sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
                   for i, d in enumerate(dice) if d.status == "ok"
-                  and (c.color == d.color or None in (c.color, d.color)))
+                  and same_colour(c, d))
     drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
     return [d for i, d in enumerate(dice) if i not in drop]
 

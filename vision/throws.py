@@ -156,10 +156,10 @@ def _same_face(a: Die, b: Die, colours: bool = False) -> bool:
     """
     if a.value != b.value or a.status != b.status:
         return False
-    return not colours or _same_colour(a, b)
+    return not colours or same_colour(a, b)
 
 
-def _same_colour(a: Die, b: Die) -> bool:
+def same_colour(a: Die, b: Die) -> bool:
     """The same colour where both are named."""
     return a.color is None or b.color is None or a.color == b.color
 
@@ -329,7 +329,7 @@ class ThrowTracker:
             for j, b in enumerate(new):
                 dist = _dist(a, b, shift)
                 if not (_same_face(a, b, colours) if faces else
-                        not colours or _same_colour(a, b)):
+                        not colours or same_colour(a, b)):
                     continue
                 if angles and dist > STILL * tol and not _angle_close(a, b, self.angle_tol):
                     continue
