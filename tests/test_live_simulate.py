@@ -90,9 +90,9 @@ def test_motion_on_a_small_stream_and_reads_at_full_resolution():
     sizes = []
 
     class Recording(DrawnDiceReader):
-        def read(self, image, table=None):
+        def read(self, image, table=None, size=None):
             sizes.append((image.shape[1], image.shape[0], table))
-            return super().read(image, table)
+            return super().read(image, table, size)
 
     stream = ThrowStream(Recording(), table, dice_count=config.dice)
     events = []

@@ -9,7 +9,7 @@ from zonkcam.vision.table import TableConfig
 
 
 class Unused:
-    def read(self, image, table=None):
+    def read(self, image, table=None, size=None):
         raise AssertionError("not read in these tests")
 
 
@@ -19,7 +19,7 @@ class Scripted:
     def __init__(self, dice):
         self.dice = dice
 
-    def read(self, image, table=None):
+    def read(self, image, table=None, size=None):
         return Reading(image.shape[1], image.shape[0], list(self.dice))
 
 

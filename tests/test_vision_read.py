@@ -247,7 +247,7 @@ def test_a_rejected_candidate_comes_back_only_on_a_sure_read_away_from_read_dice
              cand(75, 60, 20, 0.5, reject=0.8),        # beside it: cut at 2x it shows that die
              cand(250, 180, 20, 0.5, reject=0.8),      # alone: a die proposed at half its size
              cand(250, 60, 20, 0.2, reject=0.8)]       # the proposer unsure: not looked at again
-    out = reader._second_look(image, found)
+    out = reader._second_look(image, found, None)
     assert [reader._rejects(c) for c in out] == [False, True, False, True]
     assert int(np.argmax(out[2].probs[1:])) + 1 == 6
     assert out[2].proposal is found[2].proposal  # the proposer's box is kept
@@ -275,7 +275,7 @@ def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
     values = lambda cs: [None if reader._rejects(c) else int(np.argmax(c.probs[1:])) + 1  # noqa: E731
                          for c in cs]
     assert values(found).count(None) >= 4  # the grey look takes most for "not a die"
-    assert values(reader._second_look(image, found)) == [2, 3, 4, 5, 6]
+    assert values(reader._second_look(image, found, None)) == [2, 3, 4, 5, 6]
     assert colour_views(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                                      cv2.COLOR_GRAY2BGR)) == []  # a grey picture: no views
 
@@ -302,7 +302,7 @@ def test_an_unsure_die_is_also_read_turned_half_round():
     image = np.full((240, 320, 3), 128, np.uint8)
     found = [replace(cand(100, 100, 40, 0.8), crop=crop,
                      probs=np.array([0.1, 0.5, 0.1, 0.1, 0.1, 0.05, 0.05], np.float32))]
-    out = reader._second_look(image, found)
+    out = reader._second_look(image, found, None)
     assert int(np.argmax(out[0].probs[1:])) + 1 == 3
     assert out[0].proposal is found[0].proposal
 
@@ -331,18 +331,18 @@ def test_a_die_proposed_at_twice_the_size_of_the_others_is_read_again_at_theirs(
     image[100:140, 230:270] = 235  # a 40-px die, proposed at 80 px
     found = [cand(60, 60, 40, 0.9), cand(120, 60, 40, 0.9), cand(180, 60, 42, 0.9),
              cand(250, 120, 80, 0.9)]
-    out = reader._second_look(image, found)
+    out = reader._second_look(image, found, None)
     assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [1, 1, 1, 6]
     assert out[3].proposal is found[3].proposal  # the proposer's box is kept
     # two dice give no size to go by: the big one is taken as proposed
-    assert reader._second_look(image, [found[0], found[3]])[1] is found[3]
+    assert reader._second_look(image, [found[0], found[3]], None)[1] is found[3]
 
 
 def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution(reader):
     """24-px dice in a 1920-px picture are 4 px at the proposer's ~320 px: it finds none, so
     the picture is proposed again at twice that, where each die is 8 px."""
     image, drawn = scene(0, "wood", n=3, size=24, w=1920, h=1920)
-    first = [c for c in reader._candidates_at(image, reader.proposer_side)
+    first = [c for c in reader._candidates_at(image, reader.proposer_side, None)
              if not reader._rejects(c)]
     assert first == []
     assert matched(reader.read(image), drawn) == (3, 3)
@@ -356,12 +356,28 @@ def test_an_overhead_reader_reads_a_die_again_at_the_square_its_silhouette_makes
     image[103:137, 183:217] = 235  # a 34-px die at (200, 120), proposed 10 px off at 50 px
     image[40:74, 40:100] = 235  # not a square: two dice side by side, or a cocked one
     found = [cand(210, 130, 50, 0.9), cand(70, 57, 50, 0.9)]
-    out = reader._squared(image, found)
+    out = reader._squared(image, found, None)
     assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [6, 1]
     p = out[0].proposal  # at the square, at its size (the stream measures dice by it)
     assert (p.cx, p.cy, p.score) == pytest.approx((200, 120, 0.9), abs=1.5)
     assert p.w == p.h == pytest.approx(34, rel=0.1)  # not the proposed 50
     assert out[1] is found[1]
+
+
+def test_a_lone_die_proposed_far_over_its_size_is_squared_at_the_size_the_caller_knows():
+    # 26016, throw 11: one die on the table, proposed at 2.4 times its size; a picture of fewer
+    # than three dice does not tell their size, a live table's settles do
+    reader = Reader(overhead=True)
+    reader.reject_threshold = 0.5
+    reader.model = SixWhereTheFaceFills(reader.model)
+    image = np.full((240, 320, 3), (60, 110, 40), np.uint8)
+    image[103:137, 183:217] = 235  # a 34-px die at (200, 120), proposed at 81 px
+    found = [cand(205, 125, 81, 0.9)]
+    assert reader._squared(image, found, None) == found  # no square at 81 px
+    out = reader._squared(image, found, 34.0)
+    p = out[0].proposal
+    assert (p.cx, p.cy, p.w) == pytest.approx((200, 120, 34), abs=1.5)
+    assert int(np.argmax(out[0].probs[1:])) + 1 == 6
 
 
 class SixWhereTheFaceIsFramed(SixWhereTheFaceFills):
@@ -388,7 +404,7 @@ def test_an_overhead_reader_keeps_one_of_two_dice_read_at_the_pips_of_one():
     image[40:74, 40:74] = image[40:74, 120:154] = image[160:194, 40:74] = 235  # three more
     found = [cand(57, 57, 34, 0.9), cand(137, 57, 34, 0.9), cand(57, 177, 34, 0.9),
              cand(192, 112, 17, 0.6), cand(208, 128, 17, 0.5)]
-    out = reader._squared(image, found)
+    out = reader._squared(image, found, None)
     p = out[3].proposal  # the surer proposal, at the square
     assert len(out) == 4 and (p.cx, p.cy, p.score) == pytest.approx((200, 120, 0.6), abs=1.5)
     assert p.w == pytest.approx(34, rel=0.1)  # the die's size, not the pip's it was proposed at
@@ -409,7 +425,7 @@ def test_an_overhead_reader_reads_a_die_across_the_table_edge_proposed_at_a_pip_
     image[40:74, 40:74] = image[160:194, 40:74] = image[40:74, 100:134] = 235  # three more
     found = [cand(57, 57, 34, 0.9), cand(57, 177, 34, 0.9), cand(117, 57, 34, 0.9),
              cand(152, 112, 14, 0.5)]
-    out = reader._squared(image, found)
+    out = reader._squared(image, found, None)
     assert int(np.argmax(out[3].probs[1:])) + 1 == 6
 
 
@@ -448,7 +464,7 @@ def test_an_overhead_reader_reads_a_die_the_proposer_missed_beside_a_die():
 
     image, found = parting_scene()
     put(image, 105, 75, 30)  # 47 px from the die at (60, 60), not proposed
-    out = parting_reader()._parted(image, found)
+    out = parting_reader()._parted(image, found, None)
     assert out[:3] == found and len(out) == 4 and near(out[3], 105, 75)
 
 
@@ -456,7 +472,7 @@ def test_an_overhead_reader_reads_no_speck_beside_a_die():
     # a chip half a die across (a quarter of its area) beside a die: under half a die, no die
     image, found = parting_scene()
     image[30:50, 100:120] = 230
-    assert parting_reader()._parted(image, found) is found
+    assert parting_reader()._parted(image, found, None) is found
 
 
 def test_an_overhead_reader_reads_two_dice_proposed_as_one_between_them_at_each():
@@ -465,7 +481,7 @@ def test_an_overhead_reader_reads_two_dice_proposed_as_one_between_them_at_each(
     image, found = parting_scene()
     put(image, 160, 60, 10)
     put(image, 215, 80, 30)
-    out = parting_reader()._parted(image, [*found, cand(187, 70, 76, 0.6)])
+    out = parting_reader()._parted(image, [*found, cand(187, 70, 76, 0.6)], None)
     assert out[:3] == found and len(out) == 5
     assert near(out[3], 160, 60) and near(out[4], 215, 80)
 
@@ -476,7 +492,7 @@ def test_an_overhead_reader_reads_a_die_proposed_with_the_cocked_die_leaning_on_
     image, found = parting_scene()
     put(image, 160, 110, 0)
     put(image, 160, 66, 0, lean=40)  # top face 28 px and side 23 px long, the side touching
-    out = parting_reader()._parted(image, [*found, cand(160, 95, 60, 0.6)])
+    out = parting_reader()._parted(image, [*found, cand(160, 95, 60, 0.6)], None)
     assert out[:3] == found and len(out) == 5
     low, high = sorted(out[3:], key=lambda c: c.proposal.cy)
     assert near(low, 160, 60, 8) and near(high, 160, 108, 8)
@@ -489,7 +505,7 @@ def test_an_overhead_reader_leaves_a_stack_and_dice_alone_as_proposed():
     stack(image, 160, 100, 15, (0.6, -0.8))
     found.append(cand(160, 100, 55, 0.8))
     image[15:120, 92:118] = 200  # a thing over two dice big beside a die (a phone): no die
-    assert parting_reader()._parted(image, found) is found
+    assert parting_reader()._parted(image, found, None) is found
 
 
 def test_read_at_reads_the_dice_at_given_places_and_nothing_on_bare_table(reader):

@@ -108,15 +108,17 @@ class Reader:
         self.reject_threshold = self.model.reject_threshold or REJECT_THRESHOLD
         self.value_threshold = self.model.value_threshold or VALUE_THRESHOLD
 
-    def read(self, image_bgr: np.ndarray,
-             table: list[tuple[int, int]] | None = None) -> Reading:
-        """Every die in a BGR (or grey) uint8 picture. `table`: polygon in pixels, None = frame."""
+    def read(self, image_bgr: np.ndarray, table: list[tuple[int, int]] | None = None,
+             size: float | None = None) -> Reading:
+        """Every die in a BGR (or grey) uint8 picture. `table`: polygon in pixels, None = frame.
+        `size`: the dice's side in px where the caller knows it (a live table's, from its
+        settles), for pictures with too few dice to tell it (`_typical_size`)."""
         start = time.perf_counter()
         image = _as_bgr(image_bgr)
         h, w = image.shape[:2]
         polygon = _table_polygon(table, w, h)
         dice, rejected = [], []
-        for c in self.candidates(image):
+        for c in self.candidates(image, size):
             if self._rejects(c):  # a picture die, a mark, half a die
                 rejected.append(_rejected(c))
             else:
@@ -146,27 +148,30 @@ class Reader:
         gains = white_balance_gains(image)
         found = self._second_look(image, [
             Candidate(p, angle, pr, patch, gains, crop)
-            for p, (crop, patch, angle), pr in zip(at, looks, probs, strict=True)])
+            for p, (crop, patch, angle), pr in zip(at, looks, probs, strict=True)], size)
         dice = [self._die(c) for c in found if not self._rejects(c)]
         if table is not None:
             polygon = _table_polygon(table, w, h)
             dice = [_place(d, polygon) for d in dice]
         return dice
 
-    def candidates(self, image: np.ndarray) -> list[Candidate]:
+    def candidates(self, image: np.ndarray, size: float | None = None) -> list[Candidate]:
         """Every proposal above `heat_threshold` with its crop's class probabilities; where the
         dice read are none or near the least the proposer finds, from a second proposal at
         twice the resolution if that reads more dice."""
-        found = self._candidates_at(image, self.proposer_side)
+        found = self._candidates_at(image, self.proposer_side, size)
         sizes = [c.proposal.size for c in found if not self._rejects(c)]
         scale = self.proposer_side / max(image.shape[:2])  # the proposer's scale
         if not sizes or float(np.median(sizes)) * scale < ZOOM_BELOW:
-            zoomed = self._candidates_at(image, 2 * self.proposer_side)
+            zoomed = self._candidates_at(image, 2 * self.proposer_side, size)
             if sum(not self._rejects(c) for c in zoomed) > len(sizes):
                 found = zoomed
-        return self._squared(image, self._parted(image, found)) if self.overhead else found
+        if not self.overhead:
+            return found
+        return self._squared(image, self._parted(image, found, size), size)
 
-    def _candidates_at(self, image: np.ndarray, side: int) -> list[Candidate]:
+    def _candidates_at(self, image: np.ndarray, side: int, size: float | None
+                       ) -> list[Candidate]:
         """The candidates of a proposal on the picture scaled to `side` px."""
         grey01, scale, small = proposer_input(image, side)
         heat, geometry = self.model.propose(grey01)
@@ -178,7 +183,7 @@ class Reader:
         gains = white_balance_gains(small)
         found = [Candidate(p, angle, pr, patch, gains, crop)
                  for p, (crop, patch, angle), pr in zip(proposals, looks, probs, strict=True)]
-        return self._one_per_die(self._second_look(image, found))
+        return self._one_per_die(self._second_look(image, found, size))
 
     def _look(self, image: np.ndarray, p: Proposal) -> tuple[np.ndarray, np.ndarray, float]:
         """The classifier's crop (float, 0..1) of a proposal, its colour patch and the angle."""
@@ -192,14 +197,15 @@ class Reader:
         crop = upright(grey_patch, angle, self.model.crop, self.model.crop_margin)
         return crop.astype(np.float32) / 255.0
 
-    def _second_look(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+    def _second_look(self, image: np.ndarray, found: list[Candidate], size: float | None
+                     ) -> list[Candidate]:
         """Unsure dice, dice proposed at a size out of line with the picture's others, and
         rejected candidates the proposer is fairly sure of, read again at other crop sizes, in
         one batch. A die keeps its surest read that is not a reject; a rejected one comes back
         only on a sure read. Each keeps the proposer's box: a crop that reads better is not a
         better box (a small die in twice its size of crop can pass for a one), and captured
         labels keep the size the reader's first look will cut again."""
-        typical = self._typical_size(found)
+        typical = self._typical_size(found, size)
 
         def scales(c: Candidate) -> tuple[float, ...]:
             """Multiples of the proposed size to read the candidate at again."""
@@ -245,7 +251,8 @@ class Reader:
                                    found[i].crop)
         return out
 
-    def _squared(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+    def _squared(self, image: np.ndarray, found: list[Candidate], size: float | None
+                 ) -> list[Candidate]:
         """Each die whose silhouette against the table is a square of about a die's size, read
         again at that square; that reading and colour patch are kept unless it reads "not
         a die", and of two dice whose squares coincide (two pips of a two, each proposed as a
@@ -256,7 +263,7 @@ class Reader:
         photo taken at a slant a silhouette holds a side as well, so only overhead cameras get
         this (on rune55's `tune` photos: exact pictures 0.649 -> 0.631)."""
         dice = [i for i, c in enumerate(found) if not self._rejects(c)]
-        typical = self._typical_size(found)
+        typical = self._typical_size(found, size)
         squares: dict[int, Proposal] = {}
         for i in dice:
             p = found[i].proposal
@@ -285,7 +292,8 @@ class Reader:
         return self._one_per_die(out, [squares.get(i, c.proposal) for i, c in enumerate(out)],
                                  first=squares.keys())
 
-    def _parted(self, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+    def _parted(self, image: np.ndarray, found: list[Candidate], size: float | None
+                ) -> list[Candidate]:
         """`found` with dice the proposer missed or merged read where the table shows them.
         Near each die read, a thing standing out from the table with no die read in it is read
         at its centre; a die read in a thing two dice big is read again at each half of it; a
@@ -293,7 +301,7 @@ class Reader:
         A new read is kept unless it reads "not a die" or lies on a die already read; a die
         read again keeps its first read when none of its new ones is kept."""
         dice = [i for i, c in enumerate(found) if not self._rejects(c)]
-        typical = self._typical_size(found)
+        typical = self._typical_size(found, size)
         if typical is None:
             return found
         centres = {i: (found[i].proposal.cx, found[i].proposal.cy) for i in dice}
@@ -335,10 +343,12 @@ class Reader:
         out += [found[i] for i in again - taken]
         return out
 
-    def _typical_size(self, found: list[Candidate]) -> float | None:
-        """The median proposed size of the dice read, once there are enough to go by."""
+    def _typical_size(self, found: list[Candidate], known: float | None) -> float | None:
+        """The median proposed size of the dice read, once there are enough to go by, else
+        the size the caller `known` (a live table's dice: 26016, throw 11, a lone die
+        proposed at 2.4 times its size, seen as a square only at the dice's size)."""
         sizes = [c.proposal.size for c in found if not self._rejects(c)]
-        return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else None
+        return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else known
 
     def _one_per_die(self, found: list[Candidate], at: list[Proposal] | None = None,
                      first: Collection[int] = ()) -> list[Candidate]:

@@ -27,7 +27,9 @@ class DrawnDiceReader:
     def __init__(self, min_contrast: float = 20.0) -> None:
         self.min_contrast = min_contrast
 
-    def read(self, image: np.ndarray, table: Polygon | None = None) -> Reading:
+    def read(self, image: np.ndarray, table: Polygon | None = None,
+             size: float | None = None) -> Reading:
+        """The drawn dice in `image`; `size` is not needed (their contrast tells them)."""
         start = time.perf_counter()
         h, w = image.shape[:2]
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)

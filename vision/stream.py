@@ -6,8 +6,9 @@
         if event:
             print(event.to_json())
 
-`reader` is anything with `.read(image_bgr, table=polygon_or_None) -> Reading` (the recognizer,
-or a stand-in in tests); one that also has `.read_at(image_bgr, points, size, table)` (the
+`reader` is anything with `.read(image_bgr, table=polygon_or_None, size=px_or_None) ->
+Reading` (the recognizer, or a stand-in in tests; `size` is the dice's side, once a settle of
+three or more has told it); one that also has `.read_at(image_bgr, points, size, table)` (the
 recognizer) reads dice it missed where the picture changed since the last settle. A camera
 with a small stream for motion and a full-resolution one for reading (the Pi camera's lores
 and main) passes `full=camera.still` to `feed`: motion runs on the small frames, dice are
@@ -61,7 +62,8 @@ TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this
 
 
 class DiceReader(Protocol):
-    def read(self, image: np.ndarray, table: Polygon | None = None) -> Reading: ...
+    def read(self, image: np.ndarray, table: Polygon | None = None,
+             size: float | None = None) -> Reading: ...
 
 
 @dataclass(slots=True)
@@ -241,7 +243,7 @@ class ThrowStream:
         table = None
         if self.table is not None:  # the calibration, in the pixels of the pictures read
             table = self.tracker.table = self.table.scaled(image.shape[1], image.shape[0])
-        reading = self.reader.read(image, table.polygon if table else None)
+        reading = self.reader.read(image, table.polygon if table else None, self._side)
         self.last_image, self.last_unread = image, reading.rejected
         self._pictures.append(image)
         self.stats.read_ms.append(1000 * (self.clock() - start))
