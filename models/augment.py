@@ -42,15 +42,16 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def random_affine(
     rng: np.random.Generator, center: tuple[float, float], out_size: int, scale: float,
-    free_rotation: bool,
+    free_rotation: bool, angle: float = 0.0,
 ) -> np.ndarray:
     """2×3 matrix mapping source pixels to an `out_size` square view centred on `center`.
 
-    Rotation is any angle when `free_rotation`, else a quarter turn plus up to ±10° (boxes are
-    axis-aligned labels, which only survive small turns). A mirror is applied half the time, and
-    a mild perspective-like shear stands in for a tilted camera.
+    Rotation is any angle when `free_rotation`, else `angle` plus a quarter turn plus up to
+    ±10° (boxes are axis-aligned labels, which only survive small turns; a face turned upright
+    by its measured angle stays upright). A mirror is applied half the time, and a mild
+    perspective-like shear stands in for a tilted camera.
     """
-    quarter = 90.0 * int(rng.integers(4)) + rng.uniform(-10, 10)
+    quarter = angle + 90.0 * int(rng.integers(4)) + rng.uniform(-10, 10)
     angle = rng.uniform(0, 360) if free_rotation else quarter
     m = cv2.getRotationMatrix2D(center, angle, scale)
     if rng.random() < 0.5:  # mirror about the view's vertical axis

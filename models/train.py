@@ -35,11 +35,12 @@ from zonkcam.models.quantize import (
     sample_pictures,
 )
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
-from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
+from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at
 from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die, render_scene
 
 DET_VIEW = 224  # training views; the net is fully convolutional and runs at ~320 later
 DRAWN_FRACTION = 0.2  # share of proposer views and positive crops drawn, not photographed
+FREE_TURNS = 0.15  # share of training crops turned at any angle rather than upright
 CROP_MARGIN = 1.5  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
 
 
@@ -229,7 +230,12 @@ def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     # proposals miss the centre by ~0.1 die (up to 0.3): the whole face must stay in the crop
     jitter = np.clip(rng.normal(0, 0.12, 2), -0.3, 0.3) * die
     center = (PATCH / 2 + jitter[0], PATCH / 2 + jitter[1])
-    m = random_affine(rng, center, CROP, k, free_rotation=True)
+    # The reader turns each face upright by its measured angle (`faces.face_angle`), so the
+    # classifier learns upright faces, as the reader shows them, and now and then a face at
+    # any angle, for faces whose angle was measured wrong.
+    free = rng.random() < FREE_TURNS
+    m = random_affine(rng, center, CROP, k, free_rotation=free,
+                      angle=0.0 if free else face_angle(patch))
     crop = cv2.warpAffine(patch, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.2:  # a die only a few pixels across, upsampled as the reader does
