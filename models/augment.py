@@ -52,8 +52,8 @@ def random_affine(
     perspective-like shear stands in for a tilted camera.
     """
     quarter = angle + 90.0 * int(rng.integers(4)) + rng.uniform(-10, 10)
-    angle = rng.uniform(0, 360) if free_rotation else quarter
-    m = cv2.getRotationMatrix2D(center, angle, scale)
+    turn = rng.uniform(0, 360) if free_rotation else quarter
+    m = cv2.getRotationMatrix2D(center, turn, scale)
     if rng.random() < 0.5:  # mirror about the view's vertical axis
         m[0] = -m[0]  # translation is recomputed below
     shear = np.eye(3)
