@@ -1,6 +1,7 @@
 """Stacked dice seen from above: the die below peeks out beside the one on top."""
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from overhead_helpers import SIDE, die, put, recognised_throws, table
 from zonkcam.vision.stacked import mark_stacked, top_face_centre
@@ -123,6 +124,24 @@ def test_a_stacks_top_die_is_found_at_its_face_not_between_the_two(toward):
     between = (160 - 0.2 * SIDE * toward[0], 100 - 0.2 * SIDE * toward[1])  # the proposer's
     x, y = top_face_centre(image, between, SIDE, [(60, 60)])
     assert abs(x - 160) < 0.1 * SIDE and abs(y - 100) < 0.1 * SIDE
+
+
+@pytest.mark.parametrize("angle", [0.0, 2.0, 4.0])
+def test_a_stacks_top_die_of_another_colour_is_found_at_its_face_not_at_the_brighter_sliver(angle):
+    # seed 20009, throw 1: a red one on a white die, the white sliver brighter than the face
+    # on top; the top face is the larger part of the two colours
+    from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
+
+    sim = Simulation(SimConfig(seed=0, throws=1))
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    under = SimDie(2, "white", x, y, 20.0, "under")
+    top = SimDie(1, "red", x + 0.4 * s * np.cos(angle), y + 0.4 * s * np.sin(angle), 55.0,
+                 "stacked", scale=1.1)
+    image = sim.render(0, Frame([under, top]))
+    found = top_face_centre(image, (under.x, under.y), s)
+    assert found is not None
+    assert np.hypot(found[0] - top.x, found[1] - top.y) < 0.15 * s
 
 
 class ReadsAtTheTopFace:

@@ -324,8 +324,10 @@ class Simulation:
             a = float(rng.uniform(0, 2 * math.pi))
             top.x, top.y = under.x + 0.4 * s * math.cos(a), under.y + 0.4 * s * math.sin(a)
             top.status, top.scale, under.status = "stacked", 1.1, "under"
-        # The throwing hand comes in from the player's edge and lets go near it.
-        side = int(rng.integers(4))
+        # The throwing hand comes in from the player's edge and lets go near it. A die thrown
+        # out of the frame flies away from the hand, so it leaves by another edge of the frame
+        # (one leaving by the player's own edge would pass under the arm, unseen by any camera).
+        side = self._away_from(int(rng.integers(4)), finals[-1] if special == "off_table" else None)
         edge = self._edge_point(side)
         w, h = c.width, c.height
         release = (min(max(edge[0], 60), w - 60), min(max(edge[1], 60), h - 60))
@@ -365,6 +367,17 @@ class Simulation:
             "flags": flags, "special": special,
         })
         self._rest(float(rng.uniform(1.0, 1.4)))
+
+    def _away_from(self, side: int, d: SimDie | None) -> int:
+        """`side` (as `_edge_point` numbers them), or, if die `d` left the frame by that edge,
+        the next side it did not leave by (no extra draw: the script stays as it was)."""
+        if d is None or d.status != "lost":
+            return side
+        w, h = self.config.width, self.config.height
+        beyond = [d.y > h, d.y < 0, d.x < 0, d.x > w]  # bottom, top, left, right
+        while beyond[side]:
+            side = (side + 1) % 4
+        return side
 
     def _last_change(self, path: list[SimDie]) -> int:
         """Index of the last frame in which a die on `path` changes the picture: its last

@@ -21,12 +21,13 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH
-from zonkcam.vision.silhouette import silhouette
+from zonkcam.vision.silhouette import COLOUR_APART, silhouette
 
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
 # die sides looked at around each die: the recognizer can centre a stack's top die at a pip,
 # and the stack then reaches past the window a die lying flat is measured in (2.4)
 WINDOW = 3.0
+SLIVER = 0.15  # of a stack's silhouette: the die below shows at least this much
 
 
 def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int) -> list[Die]:
@@ -61,12 +62,40 @@ def top_face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: fl
         return None
     mask = np.zeros((PATCH, PATCH), np.uint8)
     cv2.drawContours(mask, [found.contour], -1, 1, -1)
-    grey = cv2.cvtColor(found.patch, cv2.COLOR_BGR2GRAY)
-    cut, _ = cv2.threshold(grey[mask > 0], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright = ((grey > cut) & (mask > 0)).astype(np.uint8)  # the top face, but for its pips
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    n, _, stats, centres = cv2.connectedComponentsWithStats(bright)
+    top = _of_two_colours(found.patch, mask)
+    if top is None:
+        grey = cv2.cvtColor(found.patch, cv2.COLOR_BGR2GRAY)
+        cut, _ = cv2.threshold(grey[mask > 0], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        top = (grey > cut) & (mask > 0)  # the top face, but for its pips
+    top = cv2.morphologyEx(top.astype(np.uint8), cv2.MORPH_CLOSE,
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    n, _, stats, centres = cv2.connectedComponentsWithStats(top)
     if n < 2:
         return None
     return found.in_picture(*centres[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))])
+
+
+def _of_two_colours(patch_bgr: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """Where the silhouette (`mask`) of two dice of unlike colours shows the top die: the
+    larger of its two colours, the die below showing a sliver (seed 20009, throw 1: a red die
+    on a white one, whose sliver is the brighter part). None when the colours are alike (a
+    die's top face and its side in shadow tell them apart by lightness)."""
+    ab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)[..., 1:][mask > 0]
+    if len(ab) < 2:
+        return None
+    # split along the colours' main axis where Otsu's threshold falls
+    mean, axes = cv2.PCACompute(ab, mean=None, maxComponents=1)
+    along = (ab - mean) @ axes[0]
+    span = float(np.ptp(along))
+    if span < COLOUR_APART:
+        return None
+    scaled = np.round(255 * (along - along.min()) / span).astype(np.uint8)
+    cut, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    high = scaled.ravel() > cut
+    if not SLIVER <= high.mean() <= 1 - SLIVER:
+        return None  # a blend at the outline, or a pip: not a die's worth of colour
+    if float(np.hypot(*(ab[high].mean(axis=0) - ab[~high].mean(axis=0)))) < COLOUR_APART:
+        return None
+    out = np.zeros(mask.shape, bool)
+    out[mask > 0] = high if high.sum() * 2 > len(high) else ~high
+    return out

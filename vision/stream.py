@@ -41,6 +41,7 @@ from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.looks import Look, face_unchanged
 from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.silhouette import silhouette
 from zonkcam.vision.stacked import mark_stacked, top_face_centre
 from zonkcam.vision.table import Polygon, TableConfig, inside
 from zonkcam.vision.throws import (
@@ -57,6 +58,7 @@ from zonkcam.vision.throws import (
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
+WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
 TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this much smaller,
 # so that the crop's margin leaves out the die below
 
@@ -150,6 +152,18 @@ def _leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
                   and same_colour(c, d))
     drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
     return [d for i, d in enumerate(dice) if i not in drop]
+
+
+def _whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.ndarray,
+                 side: float) -> bool:
+    """Whether die `d`, cut off from the other `dice` and from a changed `spot` beside it,
+    covers the table as a whole face does (`WHOLE`): it lies flat, and the spot is a die
+    leaning on it (seed 20013, throw 1: a yellow die leaning over a corner of a green five, a
+    die's side from it, 0.96 of a face), not the rest of it: its side, or the top of a stack
+    whose sliver it is (20009, throw 1: a white sliver under a red die, 0.63)."""
+    others = [o.center for o in dice if o is not d] + [spot]
+    found = silhouette(image, d.center, side, others)
+    return found is not None and found.area >= WHOLE
 
 
 def _gap(group: dict[int, Die], d: Die) -> float:
@@ -260,6 +274,8 @@ class ThrowStream:
             return None
         quorum = self._reads[-self.quorum:]
         dice, agreed = vote(quorum)
+        # the vote can keep two dice read in different pictures that no one read has together
+        dice = mark_geometry(dice, self.tracker.table, self._side)
         if not agreed and len(self._reads) < self.max_reads:
             return None
         self._reads = None
@@ -359,7 +375,8 @@ class ThrowStream:
         side; one within `APART` of another die read is part of that die, which is cocked if the
         spot looks cocked (the recognizer read its top face). A die read as cocked that is
         square when cut off from a spot beside it lies flat after all (`_flat_apart`), and the
-        spot is a die of its own."""
+        spot is a die of its own; so is a cocked spot beside a die read flat that, cut off
+        from it, shows a whole face (`_whole_apart`)."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
@@ -376,8 +393,14 @@ class ThrowStream:
                 dice[leaning] = flat
             cocked = (table is None or inside(table.polygon, x, y)) and \
                 looks_cocked(image, (x, y), side, [d.center for d in dice])
+            # a cocked spot up to a leaning die's reach from a die read flat may be part of it
+            # (its side, or the top of a stack whose sliver was read), unless that die is whole
+            reach = LEAN_REACH if cocked else APART
             part_of = None if leaning is not None else \
-                next((i for i, g in enumerate(gaps) if g < APART), None)
+                next((i for i, g in enumerate(gaps) if g < reach), None)
+            if part_of is not None and cocked and dice[part_of].status == "ok" and \
+                    _whole_apart(dice[part_of], (x, y), dice, image, side):
+                part_of = None  # a die leaning on the one read there, which lies flat
             if part_of is not None:
                 if cocked and dice[part_of].status == "ok":
                     dice[part_of] = replace(dice[part_of], value=None, status="cocked")
