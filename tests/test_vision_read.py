@@ -196,17 +196,21 @@ def test_a_face_it_cannot_read_is_kept_as_a_rejected_candidate(reader):
     in `Reading.rejected`, where `zonkcam capture` saves them for a person to name."""
     from zonkcam.vision.synthetic import DrawnDie, background, draw_die
 
-    rng = np.random.default_rng(4)
-    image = background(rng, 640, 480, "felt")
-    spots = [(120 + 130 * i, 160 + 160 * j) for i in range(4) for j in range(2)]
-    for x, y in spots:
-        draw_die(image, DrawnDie(6, "white", x, y, 64, float(rng.uniform(0, 90))), style="star-logo")
-    reading = reader.read(image, table=[(0, 0), (639, 0), (639, 479), (0, 479)])
     near = lambda d, x, y: abs(d.center[0] - x) < 32 and abs(d.center[1] - y) < 32  # noqa: E731
-    rejected = [s for s in spots if any(near(d, *s) for d in reading.rejected)]
-    assert len(rejected) >= 4  # the shipped model drops most logo sixes (5-7 of 8 over seeds 0-4)
-    assert all(d.value is None and d.status == "unreadable" for d in reading.rejected)
-    assert not any(near(r, *d.center) for r in reading.rejected for d in reading.dice)
+    dropped = 0
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        image = background(rng, 640, 480, "felt")
+        spots = [(120 + 130 * i, 160 + 160 * j) for i in range(4) for j in range(2)]
+        for x, y in spots:
+            draw_die(image, DrawnDie(6, "white", x, y, 64, float(rng.uniform(0, 90))),
+                     style="star-logo")
+        reading = reader.read(image, table=[(0, 0), (639, 0), (639, 479), (0, 479)])
+        dropped += sum(any(near(d, *s) for d in reading.rejected) for s in spots)
+        assert all(d.value is None and d.status == "unreadable" for d in reading.rejected)
+        assert not any(near(r, *d.center) for r in reading.rejected for d in reading.dice)
+    # most are dropped: 29 of 40 with the shipped model (3-7 of 8 a table), 34 with the one before
+    assert dropped >= 24
 
 
 def cand(x, y, size, score, reject=0.0):
@@ -340,12 +344,13 @@ def test_a_die_proposed_at_twice_the_size_of_the_others_is_read_again_at_theirs(
 
 
 def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution(reader):
-    """24-px dice in a 1920-px picture are 4 px at the proposer's ~320 px: it finds none, so
-    the picture is proposed again at twice that, where each die is 8 px."""
+    """24-px dice in a 1920-px picture are 4 px at the proposer's ~320 px: it finds none of
+    them (the shipped model, one grain of wood 64 px across), so the picture is proposed again
+    at twice that, where each die is 8 px."""
     image, drawn = scene(0, "wood", n=3, size=24, w=1920, h=1920)
     first = [c for c in reader._candidates_at(image, reader.proposer_side, None)
              if not reader._rejects(c)]
-    assert first == []
+    assert all(c.proposal.size > 2 * 24 for c in first)
     assert matched(reader.read(image), drawn) == (3, 3)
 
 
