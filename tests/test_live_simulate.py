@@ -53,9 +53,10 @@ def test_disturbances_make_no_phantom_throws():
 
 def test_a_throw_whose_only_die_leaves_the_frame_is_reported_lost():
     # five dice kept, the sixth thrown across the table and out of the frame: nothing new
-    # lands, a die was seen rolling, and the table is a die short (a die that leaves beside
-    # the throwing arm is never seen free of it, and makes no event: seeds 112, 113)
-    for seed in (120, 138):
+    # lands, a die was seen rolling, and the table is a die short (112 and 113 left the
+    # frame beside the throwing arm, by the player's own edge, before the simulator sent a
+    # die out of the frame away from the hand: never seen free of it, no event)
+    for seed in (112, 113, 120, 138):
         sim, _, result = play(SimConfig(seed=seed, throws=2, p_off_table=0.5, p_cocked=0,
                                         p_stacked=0, p_disturbance=0, p_nudge=0,
                                         keep_policy=lambda values, n: ([0, 1, 2, 3, 4], n)))
@@ -145,3 +146,16 @@ def test_die_faces_are_cut_from_the_pictures_named(tmp_path):
                for f in faces.values())
     with pytest.raises(FileNotFoundError, match="no images"):
         load_rune55_crops(tmp_path, np.random.default_rng(0), images=[])
+
+
+def test_a_die_thrown_out_of_the_frame_leaves_by_an_edge_away_from_the_hand():
+    from zonkcam.vision.simulate import SimDie
+
+    sim = Simulation(SimConfig(seed=0, throws=1))
+    w, h = sim.config.width, sim.config.height
+    below = SimDie(3, "red", 200.0, h + 70.0, 0.0, "lost")  # left by the bottom edge (side 0)
+    corner = SimDie(3, "red", -70.0, h + 70.0, 0.0, "lost")  # by the bottom-left corner
+    assert [sim._away_from(side, below) for side in range(4)] == [1, 1, 2, 3]
+    assert [sim._away_from(side, corner) for side in range(4)] == [1, 1, 3, 3]
+    resting = SimDie(3, "red", 200.0, h + 70.0, 0.0, "off_table")  # seen where it lies
+    assert [sim._away_from(side, resting) for side in range(4)] == [0, 1, 2, 3]

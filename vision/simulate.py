@@ -12,8 +12,8 @@ module composes. It plays a game's worth of throws on a table seen from above:
 - between throws a hand picks up the dice that are thrown again, and sometimes nudges a kept die;
   a pause usually follows (the player shaking the dice) but not always;
 - special throws: a die rolling off the table (resting outside the region, crossing its edge, or
-  leaving the frame), a cocked die (leaning on the tray wall: its top face and one side seen),
-  a stacked die (one die resting on another);
+  leaving the frame by an edge away from the thrower's hand), a cocked die (leaning on the
+  tray wall: its top face and one side seen), a stacked die (one die resting on another);
 - disturbances that must not become throws: a hand hovering, a light step or ramp, a shadow
   passing over, the table nudged; plus flicker and sensor noise on every frame.
 

@@ -17,10 +17,10 @@ The quorum reads the last frames of the still window as they arrive
 (the second half of it) and, when they disagree, the frames after the settle. Each read is
 then checked for what only a camera looking down can tell: cocked dice (`vision.cocked`),
 then stacks, dice read twice and dice off the table (`throws.mark_geometry`). The settled
-dice are the quorum's, checked against the last settle where the picture has not changed
-(a die cannot come or go without changing it), cocked dice the recognizer missed are looked
-for where it has (`vision.changed`), and, when a die is missing from the count, one is looked
-for under another (`vision.stacked`).
+dice are the quorum's (held to the same geometry), checked against the last settle where
+the picture has not changed (a die cannot come or go without changing it), cocked dice the
+recognizer missed are looked for where it has (`vision.changed`), and, when a die is
+missing from the count, one is looked for under another (`vision.stacked`).
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
@@ -274,11 +274,11 @@ class ThrowStream:
             return None
         quorum = self._reads[-self.quorum:]
         dice, agreed = vote(quorum)
-        # the vote can keep two dice read in different pictures that no one read has together
-        dice = mark_geometry(dice, self.tracker.table, self._side)
         if not agreed and len(self._reads) < self.max_reads:
             return None
         self._reads = None
+        # the vote can keep two dice read in different pictures that no one read has together
+        dice = mark_geometry(dice, self.tracker.table, self._side)
         dice = self._settled_dice(dice, quorum)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
@@ -372,8 +372,9 @@ class ThrowStream:
         face), else what the reader reads there, if it can read at a place (`read_at`) and
         finds a die lying flat (a die across the table's edge is often proposed at twice its
         size, or not at all). A spot within `LEAN_REACH` of a cocked die read is that die's
-        side; one within `APART` of another die read is part of that die, which is cocked if the
-        spot looks cocked (the recognizer read its top face). A die read as cocked that is
+        side; one within `APART` of another die read (`LEAN_REACH` if the spot looks cocked)
+        is part of that die, which is cocked if the spot looks cocked (the recognizer read its
+        top face, or the sliver of a stack whose top die is the spot). A die read as cocked that is
         square when cut off from a spot beside it lies flat after all (`_flat_apart`), and the
         spot is a die of its own; so is a cocked spot beside a die read flat that, cut off
         from it, shows a whole face (`_whole_apart`)."""
