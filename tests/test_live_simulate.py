@@ -152,7 +152,7 @@ def test_a_die_thrown_out_of_the_frame_leaves_by_an_edge_away_from_the_hand():
     from zonkcam.vision.simulate import SimDie
 
     sim = Simulation(SimConfig(seed=0, throws=1))
-    w, h = sim.config.width, sim.config.height
+    h = sim.config.height
     below = SimDie(3, "red", 200.0, h + 70.0, 0.0, "lost")  # left by the bottom edge (side 0)
     corner = SimDie(3, "red", -70.0, h + 70.0, 0.0, "lost")  # by the bottom-left corner
     assert [sim._away_from(side, below) for side in range(4)] == [1, 1, 2, 3]
