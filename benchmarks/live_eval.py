@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import RestDetector
-from zonkcam.vision.simulate import SimConfig, Simulation, load_rune55_crops
+from zonkcam.vision.simulate import FACE_OVERSIZE, SimConfig, Simulation, load_rune55_crops
 from zonkcam.vision.simulate_eval import Score, score
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
@@ -90,7 +90,8 @@ def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
         print(f"rune55 not found at {root}: drawn dice", file=sys.stderr)
         return None
     images = [item.image for item in group_split(root, "heldout")]
-    crops = load_rune55_crops(root, np.random.default_rng(seed), images=images)
+    crops = load_rune55_crops(root, np.random.default_rng(seed), images=images,
+                              min_side=FACE_OVERSIZE * SimConfig().die_px)
     print(f"dice: faces cut from rune55's held-out groups ({sum(map(len, crops.values()))} "
           f"crops)", file=sys.stderr)
     return crops

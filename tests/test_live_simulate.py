@@ -126,6 +126,22 @@ def test_given_die_faces_are_drawn_instead_of_drawn_dice():
         assert abs(pixel - 20 * d.value).max() <= 25, (d.value, pixel)
 
 
+def test_a_cocked_die_of_real_faces_shows_a_side_of_its_own_body():
+    # each value has a dark and a light face (two dice); a light die leaning shows a light
+    # side, darker for facing away from the light, not the dark die's face
+    import numpy as np
+    from zonkcam.vision.simulate import SimDie
+
+    faces = {v: [np.full((40, 40, 3), 40, np.uint8), np.full((40, 40, 3), 220, np.uint8)]
+             for v in range(1, 7)}
+    sim = Simulation(SimConfig(seed=3, throws=1, dice=3), crops=faces)
+    for top in (0, 1):
+        img, alpha = sim._sprite(SimDie(5, None, 0, 0, 0, "cocked", side=2, crop=top))
+        s = sim.size * 4
+        side = img[4 + round(s * 0.8):-8, 8:-8][alpha[4 + round(s * 0.8):-8, 8:-8] > 0]
+        assert abs(float(side.mean()) - 0.6 * (40, 220)[top]) < 3, (top, side.mean())
+
+
 def test_die_faces_are_cut_from_the_pictures_named(tmp_path):
     # a tiny YOLO folder: two pictures of six dice each, one dark grey and one light grey;
     # naming the dark one, every face comes from it
@@ -146,6 +162,10 @@ def test_die_faces_are_cut_from_the_pictures_named(tmp_path):
                for f in faces.values())
     with pytest.raises(FileNotFoundError, match="no images"):
         load_rune55_crops(tmp_path, np.random.default_rng(0), images=[])
+    # faces are never blown up: 32-px faces are too small for a die drawn at 34 px
+    with pytest.raises(FileNotFoundError, match="too few"):
+        load_rune55_crops(tmp_path, np.random.default_rng(0), per_value=1,
+                          images=[tmp_path / "images" / "dark.png"], min_side=1.5 * 34)
 
 
 def test_a_die_thrown_out_of_the_frame_leaves_by_an_edge_away_from_the_hand():

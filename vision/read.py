@@ -60,6 +60,12 @@ SECOND_LOOK_REJECTED_SCALES = (0.5, 2.0)
 # resolution, and that proposal is kept if it reads more dice. Chosen on fit photos holding
 # dice under 30 px (193 pictures: 6 more exact) and the `tune` groups (none fewer).
 ZOOM_BELOW = 16
+# A die found under this share of the median size of the picture's dice (three or more read)
+# is dropped: dice at one distance from a camera are alike in size, and a speck on the table,
+# read again at the dice's size, passes for a one (a dot on a plain face). On the 200 byler
+# photos 16 of 26 false dice, none real; on the `tune` groups as many exact pictures as
+# before (0.55 cost one).
+LEAST_OF_TYPICAL = 0.5
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 # Overhead cameras only: a die whose silhouette is this near a square, and within these
 # multiples of a die's size (the median of the dice read, from three; else its proposed size),
@@ -166,9 +172,9 @@ class Reader:
             zoomed = self._candidates_at(image, 2 * self.proposer_side, size)
             if sum(not self._rejects(c) for c in zoomed) > len(sizes):
                 found = zoomed
-        if not self.overhead:
-            return found
-        return self._squared(image, self._parted(image, found, size), size)
+        if self.overhead:
+            found = self._squared(image, self._parted(image, found, size), size)
+        return self._alike_in_size(found)
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None
                        ) -> list[Candidate]:
@@ -243,7 +249,7 @@ class Reader:
             surer = pr[1:].max() > out[i].probs[1:].max()
             if self._rejects(found[i]):
                 # a proposal beside a die, seen at twice its size, can show that die: take it
-                # back only if no die read at the first look lies that close (as in `decode`)
+                # back only if no die read at the first look lies within `apart`'s 0.6 of a die
                 surer = surer and pr[1:].max() >= SECOND_LOOK_REJECTED_SURE and all(
                     apart(q, p) for p in dice)
             if surer:
@@ -349,6 +355,16 @@ class Reader:
         proposed at 2.4 times its size, seen as a square only at the dice's size)."""
         sizes = [c.proposal.size for c in found if not self._rejects(c)]
         return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else known
+
+    def _alike_in_size(self, found: list[Candidate]) -> list[Candidate]:
+        """Without the dice under `LEAST_OF_TYPICAL` of the picture's median die size, once
+        three or more are read (after `_squared`: a die proposed at a pip has its square's
+        size by then)."""
+        sizes = [c.proposal.size for c in found if not self._rejects(c)]
+        if len(sizes) < TYPICAL_SIZE_FROM:
+            return found
+        least = LEAST_OF_TYPICAL * float(np.median(sizes))
+        return [c for c in found if self._rejects(c) or c.proposal.size >= least]
 
     def _one_per_die(self, found: list[Candidate], at: list[Proposal] | None = None,
                      first: Collection[int] = ()) -> list[Candidate]:

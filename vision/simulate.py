@@ -58,6 +58,8 @@ PIPS = {
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
 SKIN = (120, 150, 205)
+# Real faces are cut from photos of dice at least this many times the simulated die's size.
+FACE_OVERSIZE = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ class Simulation:
         self.polygon = self._region()
         self.colors = self._contrasting_colors()
         if crops is None and c.crops:
-            crops = load_rune55_crops(Path(c.crops), self.rng)
+            crops = load_rune55_crops(Path(c.crops), self.rng, min_side=FACE_OVERSIZE * c.die_px)
         self.crops = crops
         self._frames: list[Frame] = []
         self._table: list[SimDie] = []
@@ -580,7 +582,8 @@ class Simulation:
             return self._sprites[key]
         s = self.size * 4
         if self.crops:
-            face = cv2.resize(self.crops[d.value][d.crop % len(self.crops[d.value])], (s, s))
+            real = self.crops[d.value][d.crop % len(self.crops[d.value])]
+            face = cv2.resize(real, (s, s))
         else:
             body, pip = PALETTE[d.color or "white"]
             face = _draw_face(s, d.value, body, pip, self.config.dice_style)
@@ -590,7 +593,7 @@ class Simulation:
             top = cv2.resize(face, (s, round(s * math.cos(lean))))
             body, pip = PALETTE[d.color or "white"]
             side_face = (_draw_face(s, d.side, body, pip, self.config.dice_style) if not self.crops else
-                         cv2.resize(self.crops[d.side][0], (s, s)))
+                         cv2.resize(_alike(self.crops[d.side], real), (s, s)))
             side = (cv2.resize(side_face, (s, round(s * math.sin(lean)))) * 0.6).astype(np.uint8)
             face = np.vstack([top, side])
         img = np.zeros((face.shape[0] + 8, s + 8, 3), np.uint8)
@@ -738,11 +741,23 @@ def _blend(frame: np.ndarray, img: np.ndarray | None, alpha: np.ndarray, m: np.n
     frame[y1:y2, x1:x2] = out.astype(np.uint8)
 
 
+def _alike(faces: list[np.ndarray], face: np.ndarray) -> np.ndarray:
+    """The face of `faces` nearest `face` in mean colour: a real die's side is of its body's
+    colour, and the photos hold no other face of the die a face was cut from."""
+    mean = np.array(cv2.mean(face)[:3])
+    return min(faces, key=lambda f: float(np.abs(np.array(cv2.mean(f)[:3]) - mean).sum()))
+
+
 def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
-                      images: list[Path] | None = None) -> dict[int, list[np.ndarray]]:
+                      images: list[Path] | None = None,
+                      min_side: float = 24) -> dict[int, list[np.ndarray]]:
     """Square crops of labelled dice from rune55, a few dozen per face value: from `images`
     (each with its YOLO label file in the `labels` folder beside `images`), default all of
-    `train/`."""
+    `train/`; only faces at least `min_side` px across.
+
+    A simulation passes 1.5 times its die size (`FACE_OVERSIZE`): each face is then shrunk to
+    the die, as a camera's lens shows a die that size, never blown up from a blurred few pixels.
+    """
     if images is None:
         images = [p.parent.parent / "images" / (p.stem + ".jpg")
                   for p in sorted((root / "train" / "labels").glob("*.txt"))]
@@ -766,7 +781,7 @@ def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
             side = max(bw * w, bh * h) * 0.8  # the label box holds the die; its face is smaller
             x1, y1 = round(cx * w - side / 2), round(cy * h - side / 2)
             x2, y2 = x1 + round(side), y1 + round(side)
-            if value in crops and len(crops[value]) < per_value and side >= 24 and \
+            if value in crops and len(crops[value]) < per_value and side >= min_side and \
                     x1 >= 0 and y1 >= 0 and x2 <= w and y2 <= h and 0.8 < bw * w / (bh * h) < 1.25:
                 crops[value].append(image[y1:y2, x1:x2].copy())
     if any(not c for c in crops.values()):
