@@ -360,11 +360,11 @@ class Reader:
         """Without the dice under `LEAST_OF_TYPICAL` of the picture's median die size, once
         three or more are read (after `_squared`: a die proposed at a pip has its square's
         size by then)."""
-        sizes = [c.proposal.size for c in found if not self._rejects(c)]
-        if len(sizes) < TYPICAL_SIZE_FROM:
+        typical = self._typical_size(found, None)
+        if typical is None:
             return found
-        least = LEAST_OF_TYPICAL * float(np.median(sizes))
-        return [c for c in found if self._rejects(c) or c.proposal.size >= least]
+        return [c for c in found
+                if self._rejects(c) or c.proposal.size >= LEAST_OF_TYPICAL * typical]
 
     def _one_per_die(self, found: list[Candidate], at: list[Proposal] | None = None,
                      first: Collection[int] = ()) -> list[Candidate]:
