@@ -309,6 +309,15 @@ def test_after_a_roll_a_die_lying_still_keeps_its_face_however_it_is_read():
     t = started()
     out = t.settle([die(6, 101, 101, color="red"), *AGAIN[1:]], rolled=True)
     assert out.kept == [] and values(out.thrown) == [2, 3, 4, 5, 6, 6]
+    # another face of that colour with no die against it is another die, thrown too: 22013,
+    # throw 9, a white two landed 1 px from where a white one lay, picked up and thrown with
+    # no settle between
+    t = started()
+    landed = [die(2, 101, 100, angle=25.0), die(3, 400, 350), die(4, 450, 200),
+              die(5, 150, 400), die(6, 470, 120), die(1, 350, 250)]
+    out = t.settle(landed, rolled=True)
+    assert out.kept == [] and values(out.thrown) == [1, 2, 3, 4, 5, 6]
+    assert values(out.removed) == [1, 2, 3, 4, 5, 6]
     # a die a side's length off with another face rolled: thrown, as ever
     t = started()
     t.settle(SIX[:2], rolled=False)

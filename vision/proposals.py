@@ -10,10 +10,12 @@ import numpy as np
 PROPOSER_SIDE = 320  # long side of the picture the proposer sees; a multiple of 32
 HEAT_THRESHOLD = 0.3
 NMS_FRACTION = 0.6  # touching dice have centres about one die apart
-# Peaks of the heatmap are kept apart by less: a die proposed beside its neighbour at up to 1.6
-# times its size (the neighbour's sides and shadow taken in) would hide it at 0.6. On the byler
-# photos 2 more exact (recall 0.981 -> 0.985), on the `tune` groups 2 more (0.5: as many; 0.35
-# none); the dice kept apart after reading (`Reader._one_per_die`) still are at 0.6.
+# Peaks of the heatmap are kept apart by less in photos: a die proposed beside its neighbour at
+# up to 1.6 times its size (the neighbour's sides and shadow taken in) would hide it at 0.6. On
+# the byler photos 2 more exact (recall 0.981 -> 0.985), on the `tune` groups 2 more (0.5: as
+# many; 0.35 none); the dice kept apart after reading (`Reader._one_per_die`) still are at 0.6,
+# and so are peaks seen from overhead, where a die leaning on another makes two (22008, throw
+# 11: a cocked three read twice) and the overhead reader finds dice merged with a neighbour.
 PEAKS_APART = 0.45
 
 
@@ -62,11 +64,11 @@ def proposer_input(
 
 def decode(
     heat: np.ndarray, geometry: np.ndarray, scale: float, stride: int,
-    threshold: float = HEAT_THRESHOLD,
+    threshold: float = HEAT_THRESHOLD, peaks_apart: float = PEAKS_APART,
 ) -> list[Proposal]:
     """Local maxima of the heatmap above `threshold`, mapped back to original pixels.
 
-    Dice seen from above do not overlap, so of two peaks closer than `PEAKS_APART` of the
+    Dice seen from above do not overlap, so of two peaks closer than `peaks_apart` of the
     larger one's size only the stronger is kept (this also drops a pip that looks like a tiny
     die).
     """
@@ -78,7 +80,7 @@ def decode(
         k = stride / scale
         p = Proposal((x + dx) * k, (y + dy) * k, float(np.exp(lw)) / scale,
                      float(np.exp(lh)) / scale, float(heat[y, x]))
-        if all(apart(p, q, fraction=PEAKS_APART) for q in found):
+        if all(apart(p, q, fraction=peaks_apart) for q in found):
             found.append(p)
     return found
 

@@ -25,6 +25,8 @@ from zonkcam.vision.faces import colour_views, face_angle, patch_at, upright
 from zonkcam.vision.model import DiceModel, ModelError
 from zonkcam.vision.proposals import (
     HEAT_THRESHOLD,
+    NMS_FRACTION,
+    PEAKS_APART,
     PROPOSER_SIDE,
     Proposal,
     apart,
@@ -181,7 +183,8 @@ class Reader:
         """The candidates of a proposal on the picture scaled to `side` px."""
         grey01, scale, small = proposer_input(image, side)
         heat, geometry = self.model.propose(grey01)
-        proposals = decode(heat, geometry, scale, self.model.stride, self.heat_threshold)
+        proposals = decode(heat, geometry, scale, self.model.stride, self.heat_threshold,
+                           NMS_FRACTION if self.overhead else PEAKS_APART)
         if not proposals:
             return []
         looks = [self._look(image, p) for p in proposals]

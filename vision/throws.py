@@ -38,6 +38,7 @@ FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
 STACKED = 0.6  # die sizes between the centres of a die and the one it rests on, at most
 TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
 STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
+AGAINST = 1.5  # die sizes between the centres of a die and one leaning on it, at most
 Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
 
 
@@ -234,7 +235,7 @@ class ThrowTracker:
         # a die lying still is that die, as it was read, however a die leaning on it changed
         # its picture: it turns to another face only by rolling over an edge, a side's length
         # (seed 23003, throw 11: a two read as a one, a cocked die covering a pip)
-        still, before_left, dice_left = self._lying_still(before, dice, tol, shift)
+        still, before_left, dice_left = self._lying_still(before, dice, size, shift)
         as_read = {id(new): replace(old, box=new.box, center=new.center) for old, new in still}
         dice = [as_read.get(id(d), d) for d in dice]
         still = [(old, as_read[id(new)]) for old, new in still]
@@ -351,18 +352,25 @@ class ThrowTracker:
         return (pairs, [a for i, a in enumerate(old) if i not in used_a],
                 [b for j, b in enumerate(new) if j not in used_b])
 
-    def _lying_still(self, old: list[Die], new: list[Die], tol: float,
+    def _lying_still(self, old: list[Die], new: list[Die], size: float,
                      shift: tuple[float, float]) -> tuple[list[tuple[Die, Die]], list[Die],
                                                           list[Die]]:
-        """`_match` of the dice lying where one lay (moved by `shift`), within `STILL` × `tol`:
-        each is that die however its turn was measured, and of its face, its colour named
-        (a flicker), or with another face read, of its colour (a die leaning on it covers a
-        pip; a die of another face and colour there is another die, thrown: seed 14001,
-        throw 9, a yellow six landed 1.4 px from where a red five lay)."""
-        same, old, new = self._match(old, new, STILL * tol, shift, angles=False)
-        covered, old, new = self._match(old, new, STILL * tol, shift, angles=False,
-                                        faces=False, colours=True)
-        return same + covered, old, new
+        """`_match` of the dice lying where one lay (moved by `shift`), within `STILL` × the
+        match tolerance: each is that die however its turn was measured, and of its face, its
+        colour named (a flicker), or with another face read, of its colour, where another die
+        lies against it (one leaning on it covers a pip). A die of another face and colour
+        there is another die, thrown (seed 14001, throw 9: a yellow six landed 1.4 px from
+        where a red five lay), and so is one of another face with no die against it (22013,
+        throw 9: a white two landed 1 px from where a white one lay)."""
+        tol = STILL * self.match_tol * size
+        same, old, new = self._match(old, new, tol, shift, angles=False)
+        others = list(new)
+        covered, old, new = self._match(old, new, tol, shift, angles=False, faces=False,
+                                        colours=True)
+        against = [(a, b) for a, b in covered
+                   if any(d is not b and _dist(d, b) <= AGAINST * size for d in others)]
+        alone = [(a, b) for a, b in covered if all(b is not c for _, c in against)]
+        return (same + against, old + [a for a, _ in alone], new + [b for _, b in alone])
 
     def _table_shift(self, old: list[Die], new: list[Die], size: float,
                      colours: bool) -> tuple[float, float]:
@@ -371,10 +379,9 @@ class ThrowTracker:
         Dice matched only within the match tolerance do not agree on a shift: a thrown die that
         landed a few pixels from where a die of its face lay would carry a die that has not
         moved into matching it without its turn (see `_match`)."""
-        tol = self.match_tol * size
 
         def agreeing(shift: tuple[float, float]) -> int:
-            return len(self._lying_still(old, new, tol, shift)[0])
+            return len(self._lying_still(old, new, size, shift)[0])
 
         best, best_n = (0.0, 0.0), agreeing((0.0, 0.0))
         for a in old:
