@@ -363,8 +363,8 @@ class ThrowTracker:
         where a red five lay), and so is one of another face with no die against it (22013,
         throw 9: a white two landed 1 px from where a white one lay)."""
         tol = STILL * self.match_tol * size
-        same, old, new = self._match(old, new, tol, shift, angles=False)
         others = list(new)
+        same, old, new = self._match(old, new, tol, shift, angles=False)
         covered, old, new = self._match(old, new, tol, shift, angles=False, faces=False,
                                         colours=True)
         against = [(a, b) for a, b in covered
