@@ -105,3 +105,20 @@ def test_dice_set_round_trip_and_bad_file(tmp_path):
         DiceSet.load(tmp_path / "bad.json")
     with pytest.raises(DiceSetError, match="cannot read"):
         DiceSet.load(tmp_path / "missing.json")
+
+
+def test_heatmap_peaks_half_a_die_apart_are_two_dice_in_a_photo_one_from_overhead():
+    # two peaks 16 px apart, each proposing a 32-px die: in a photo a die proposed at up to
+    # 1.6 times its size must not hide the die touching it (0.45 of a die); seen from
+    # overhead, a leaning die makes two peaks that close (0.6: the stronger alone)
+    from zonkcam.vision.proposals import NMS_FRACTION
+    from zonkcam.vision.proposals import decode as decode_heat
+
+    heat = np.zeros((20, 20), np.float32)
+    heat[5, 5], heat[5, 9] = 0.9, 0.8
+    geometry = np.zeros((4, 20, 20), np.float32)
+    geometry[:2] = np.log(32.0)
+    both = decode_heat(heat, geometry, scale=1.0, stride=4, threshold=0.5)
+    assert [(p.cx, p.cy, p.size) for p in both] == [(20.0, 20.0, 32.0), (36.0, 20.0, 32.0)]
+    one = decode_heat(heat, geometry, 1.0, 4, 0.5, peaks_apart=NMS_FRACTION)
+    assert [(p.cx, p.score) for p in one] == [(20.0, pytest.approx(0.9))]

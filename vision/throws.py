@@ -367,9 +367,10 @@ class ThrowTracker:
         same, old, new = self._match(old, new, tol, shift, angles=False)
         covered, old, new = self._match(old, new, tol, shift, angles=False, faces=False,
                                         colours=True)
-        against = [(a, b) for a, b in covered
-                   if any(d is not b and _dist(d, b) <= AGAINST * size for d in others)]
-        alone = [(a, b) for a, b in covered if all(b is not c for _, c in against)]
+        against, alone = [], []
+        for a, b in covered:
+            leant_on = any(d is not b and _dist(d, b) <= AGAINST * size for d in others)
+            (against if leant_on else alone).append((a, b))
         return (same + against, old + [a for a, _ in alone], new + [b for _, b in alone])
 
     def _table_shift(self, old: list[Die], new: list[Die], size: float,
