@@ -42,6 +42,9 @@ def test_matching_is_one_to_one_by_centre_in_box():
     def die(x, y, value, conf=0.9):
         return Die(value, "white", conf, 1.0, (0, 0, 1, 1), (x, y), 0.0)
 
+    # the surer die takes the box; the other, inside it too, stays unmatched, as does label 1
+    pairs, free = evaluate.match([die(27, 52, 3, 0.5), die(25, 50, 3)], labels[:, 1:] * 100)
+    assert [(d.center, j) for d, j in pairs] == [((25, 50), 0)] and free.tolist() == [False, True]
     t = evaluate.Tally()
     # two predictions in the first box: one matches, one is extra; the second die is missed
     t.add([die(25, 50, 3), die(27, 52, 3, 0.5)], labels, 100, 100)

@@ -27,6 +27,23 @@ def size_bin(px: float) -> str:
     return f"{lo}+ px" if hi == SIZE_BINS[-1] else f"{lo}-{hi} px"
 
 
+def match(dice: list[Die], boxes: np.ndarray) -> tuple[list[tuple[Die, int]], np.ndarray]:
+    """(die, label index) pairs, the most confident die first, each to the nearest free label
+    box (cx, cy, w, h in pixels) holding its centre; and the mask of labels left unmatched."""
+    free = np.ones(len(boxes), bool)
+    pairs = []
+    for d in sorted(dice, key=lambda d: -d.confidence):
+        x, y = d.center
+        inside = free & (np.abs(x - boxes[:, 0]) <= boxes[:, 2] / 2) \
+            & (np.abs(y - boxes[:, 1]) <= boxes[:, 3] / 2)
+        if inside.any():
+            cand = np.nonzero(inside)[0]
+            j = int(cand[np.argmin(np.hypot(x - boxes[cand, 0], y - boxes[cand, 1]))])
+            free[j] = False
+            pairs.append((d, j))
+    return pairs, free
+
+
 @dataclass
 class Tally:
     images: int = 0
@@ -48,18 +65,9 @@ class Tally:
         bins = [size_bin(float(max(w, h))) for w, h in boxes[:, 2:]]
         for b in bins:
             self.by_size.setdefault(b, [0, 0, 0])[0] += 1
-        free = np.ones(len(boxes), bool)
-        matched = correct = 0
-        for d in sorted(dice, key=lambda d: -d.confidence):
-            x, y = d.center
-            inside = free & (np.abs(x - boxes[:, 0]) <= boxes[:, 2] / 2) \
-                & (np.abs(y - boxes[:, 1]) <= boxes[:, 3] / 2)
-            if not inside.any():
-                continue
-            cand = np.nonzero(inside)[0]
-            j = cand[np.argmin(np.hypot(x - boxes[cand, 0], y - boxes[cand, 1]))]
-            free[j] = False
-            matched += 1
+        pairs, _ = match(dice, boxes)
+        matched, correct = len(pairs), 0
+        for d, j in pairs:
             self.by_size[bins[j]][1] += 1
             truth = int(labels[j, 0])
             if d.value is None:
