@@ -4,7 +4,7 @@
 
 Reads the split as `zonkcam eval ../shared/datasets/rune55 --split SPLIT` does and matches the
 same way (`vision.evaluate.match`), then draws a seeded random sample of each kind of miss from
-the photo's own pixels (1.8 label boxes across, scaled to 144 px): `misread.png` (a die found,
+the photo's own pixels (`faces.patch_at`: 1.6 dice across, scaled to 144 px): `misread.png` (a die found,
 its value wrong or missing), `missed.png` (a labelled die nothing was reported for) and
 `extra.png` (a die reported where no label is). Each tile is captioned with its index, the
 label (L), what was read (R) and the die's size. Counts go to stdout, progress to stderr.
@@ -22,16 +22,14 @@ import cv2
 import numpy as np
 from zonkcam.models.rune55 import GROUP_SPLITS, datasets_root, group_split
 from zonkcam.vision.evaluate import match
+from zonkcam.vision.faces import patch_at
 from zonkcam.vision.read import Reader
 
 TILE = 144
 
 
 def tile(image: np.ndarray, cx: float, cy: float, size: float, caption: str) -> np.ndarray:
-    r = max(round(0.9 * size), 12)
-    padded = cv2.copyMakeBorder(image, r, r, r, r, cv2.BORDER_CONSTANT)
-    x, y = round(cx), round(cy)
-    out = cv2.resize(padded[y:y + 2 * r, x:x + 2 * r], (TILE, TILE), interpolation=cv2.INTER_CUBIC)
+    out = cv2.resize(patch_at(image, cx, cy, size), (TILE, TILE), interpolation=cv2.INTER_CUBIC)
     cv2.putText(out, caption, (2, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
     return out
 

@@ -380,7 +380,6 @@ class ThrowTracker:
         Dice matched only within the match tolerance do not agree on a shift: a thrown die that
         landed a few pixels from where a die of its face lay would carry a die that has not
         moved into matching it without its turn (see `_match`)."""
-
         def agreeing(shift: tuple[float, float]) -> int:
             return len(self._lying_still(old, new, size, shift)[0])
 
