@@ -1,4 +1,6 @@
 """Cocked dice seen from above: the top face is shortened and a darker side shows."""
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -8,11 +10,13 @@ from zonkcam.vision.cocked import (
     SHORT_TOP,
     _bright_run,
     _levels,
+    looks_cocked,
     mark_cocked,
     top_face_ratio,
 )
 from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
 from zonkcam.vision.stream import ThrowStream
+from zonkcam.vision.throws import mark_geometry
 
 
 @pytest.mark.parametrize("angle", [0, 25, 70])
@@ -102,6 +106,35 @@ def test_a_cocked_die_touching_a_flat_one_is_told_apart():
     put(image, 100 + SIDE, 100, 0)
     marked = mark_cocked(image, [die(100, 100), die(100 + SIDE, 100, 2)], SIDE)
     assert [d.status for d in marked] == ["cocked", "ok"]
+
+
+@pytest.mark.parametrize(("angle", "across", "along"), [(45, 0.2, 0.45), (60, -0.2, 0.45),
+                                                       (30, 0.2, 0.45)])
+def test_a_leaning_die_whose_side_is_read_as_a_die_is_one_cocked_die(angle, across, along):
+    # seeds 2004 and 2013 (rune55 faces): a white die's side, read as a die of its own off
+    # the lean's line, cut the silhouette halfway and left a square of top face
+    sim = Simulation(SimConfig(seed=2, throws=1))
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    s, lean, turn = sim.size, np.radians(40), np.radians(-angle)
+    image = sim.render(0, Frame([SimDie(3, "white", x, y, angle, "cocked", side=5)]))
+
+    def at(down: float, right: float = 0.0) -> tuple[float, float]:  # die sides, lean's axes
+        return (x + s * (down * np.sin(turn) + right * np.cos(turn)),
+                y + s * (down * np.cos(turn) - right * np.sin(turn)))
+
+    top, side = at(-np.sin(lean) / 2), at(along, across)
+    assert not looks_cocked(image, top, s, [side]) and not looks_cocked(image, side, s, [top])
+    reads = [replace(die(*top, 3), confidence=0.9), replace(die(*side, 5), confidence=0.8)]
+    marked = mark_cocked(image, reads, s)
+    assert [d.status for d in marked] == ["cocked", "cocked"]
+    assert [d.center for d in mark_geometry(marked, None, s)] == [top]
+
+
+def test_a_flat_die_read_twice_is_not_cocked():
+    image = table()
+    put(image, 120, 100, 20)
+    reads = [die(120 - 0.25 * SIDE, 100 - 0.25 * SIDE), die(120 + 0.2 * SIDE, 100 + 0.2 * SIDE)]
+    assert [d.status for d in mark_cocked(image, reads, SIDE)] == ["ok", "ok"]
 
 
 def test_a_die_the_table_hides_is_left_alone():

@@ -144,6 +144,24 @@ def test_a_stacks_top_die_of_another_colour_is_found_at_its_face_not_at_the_brig
     assert np.hypot(found[0] - top.x, found[1] - top.y) < 0.15 * s
 
 
+@pytest.mark.parametrize("angle", [0.0, 2.0, 4.0])
+def test_a_dark_stacks_top_die_on_a_light_die_is_found_at_its_face(angle):
+    # seed 1009, throw 9 (rune55 faces, grey): a black two on a light die, whose sliver, in
+    # the top die's shadow, was still the brighter part, and was read as a one
+    from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
+
+    sim = Simulation(SimConfig(seed=0, throws=1))
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    under = SimDie(3, "white", x, y, 20.0, "under")
+    top = SimDie(2, "black", x + 0.4 * s * np.cos(angle), y + 0.4 * s * np.sin(angle), 55.0,
+                 "stacked", scale=1.1)
+    image = sim.render(0, Frame([under, top]))
+    found = top_face_centre(image, (under.x, under.y), s)
+    assert found is not None
+    assert np.hypot(found[0] - top.x, found[1] - top.y) < 0.15 * s
+
+
 class ReadsAtTheTopFace:
     """Reads the stack's top die as a five at its face, a four anywhere else (where a pip of
     the die below is in the crop)."""

@@ -55,8 +55,12 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
 def top_face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                     others: Sequence[tuple[float, float]] = ()) -> tuple[float, float] | None:
     """The centre of the top die of the stack at `center` (dice of `side` px; `others`: the
-    other dice's centres): the brighter part of the stack's silhouette, the die below lying in
-    the top one's shadow. None when the stack does not stand out from the table."""
+    other dice's centres): of the stack's silhouette split by colour, or else by lightness,
+    the part that holds the larger piece, pips filled in: the top die shows a whole face, the
+    die below a sliver. Lightness alone does not tell: the die below lies in the top one's
+    shadow, but a dark die on a light one is the darker (seed 1009, throw 9, rune55 faces: a
+    black two on a grey three, whose sliver was read as a one). None when the stack does not
+    stand out from the table."""
     found = silhouette(image_bgr, center, side, others, WINDOW)
     if found is None:
         return None
@@ -66,13 +70,24 @@ def top_face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: fl
     if top is None:
         grey = cv2.cvtColor(found.patch, cv2.COLOR_BGR2GRAY)
         cut, _ = cv2.threshold(grey[mask > 0], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        top = (grey > cut) & (mask > 0)  # the top face, but for its pips
-    top = cv2.morphologyEx(top.astype(np.uint8), cv2.MORPH_CLOSE,
-                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-    n, _, stats, centres = cv2.connectedComponentsWithStats(top)
+        parts = [(grey > cut) & (mask > 0), (grey <= cut) & (mask > 0)]
+    else:
+        parts = [top]
+    pieces = [_largest_piece(part) for part in parts]
+    best = max((p for p in pieces if p is not None), key=lambda p: p[0], default=None)
+    return None if best is None else found.in_picture(*best[1])
+
+
+def _largest_piece(part: np.ndarray) -> tuple[int, tuple[float, float]] | None:
+    """The area and centre (patch pixels) of the largest piece of `part` (a bool mask),
+    closed over a pip's width first, or None when it is empty."""
+    closed = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    n, _, stats, centres = cv2.connectedComponentsWithStats(closed)
     if n < 2:
         return None
-    return found.in_picture(*centres[1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))])
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return int(stats[k, cv2.CC_STAT_AREA]), (float(centres[k][0]), float(centres[k][1]))
 
 
 def _of_two_colours(patch_bgr: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
