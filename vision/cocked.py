@@ -14,6 +14,7 @@ every face, so `Reader` does not apply it.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -151,26 +152,25 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
     top face square (seeds 2004, throw 7; 2013, throw 9: a white die whose darkened side is
     read as a five or a two 0.75-0.8 sides from its top face). If together they look
     cocked, both reads are marked cocked: `mark_geometry` then keeps the surer as the die."""
-    others = [[o.center for o in dice if o is not d] for d in dice]
     flat = [d.status in ("ok", "unreadable") for d in dice]
-    cocked = [f and looks_cocked(image_bgr, d.center, side, rest)
-              for d, f, rest in zip(dice, flat, others, strict=True)]
-    sides: list[int] = []
+    cocked = [f and looks_cocked(image_bgr, d.center, side, _centres(dice, {i}))
+              for i, (d, f) in enumerate(zip(dice, flat, strict=True))]
+    sides: set[int] = set()
     for i, d in enumerate(dice):
-        twins = [j for j, o in enumerate(dice) if j != i and flat[j] and not cocked[j]
-                 and STACKED * side <= _gap(o.center, d.center) < TWICE * side]
-        if flat[i] and not cocked[i] and twins and \
-                all(dice[j].confidence <= d.confidence for j in twins) and \
-                looks_cocked(image_bgr, d.center, side,
-                             [o.center for j, o in enumerate(dice) if j != i and j not in twins]):
+        if not flat[i] or cocked[i]:
+            continue
+        twins = {j for j, o in enumerate(dice) if j != i and flat[j] and not cocked[j]
+                 and STACKED * side <= math.dist(o.center, d.center) < TWICE * side}
+        if twins and all(dice[j].confidence <= d.confidence for j in twins) and \
+                looks_cocked(image_bgr, d.center, side, _centres(dice, twins | {i})):
             cocked[i] = True
-            sides += twins
-    return [replace(d, value=None, status="cocked") if c or i in sides else d
-            for i, (d, c) in enumerate(zip(dice, cocked, strict=True))]
+            sides |= twins
+    return [replace(d, value=None, status="cocked") if cocked[i] or i in sides else d
+            for i, d in enumerate(dice)]
 
 
-def _gap(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
+def _centres(dice: list[Die], leave_out: set[int]) -> list[tuple[float, float]]:
+    return [d.center for i, d in enumerate(dice) if i not in leave_out]
 
 
 def looks_cocked(image_bgr: np.ndarray, center: tuple[float, float], side: float,
