@@ -386,6 +386,23 @@ def test_a_lone_die_proposed_far_over_its_size_is_squared_at_the_size_the_caller
     assert int(np.argmax(out[0].probs[1:])) + 1 == 6
 
 
+def test_a_die_and_one_leaning_beside_it_are_no_square_where_the_dice_are_known_smaller():
+    # 32012, throw 1: a die leaning on another, and the other, proposed at 1.8 times the
+    # dice's size, made one silhouette near a square that wide; read there, the die's read
+    # moved off it onto the other's face
+    reader = Reader(overhead=True)
+    reader.reject_threshold = 0.5
+    reader.model = SixWhereTheFaceFills(reader.model)
+    image = np.full((240, 320, 3), (60, 110, 40), np.uint8)
+    image[83:117, 83:117] = 235  # a 34-px die, and beside it a die leaning, 1.8 dice long
+    image[83:144, 117:144] = 235
+    image[20:54, 250:284] = image[180:214, 250:284] = 235  # two more, to give a typical size
+    found = [cand(100, 100, 60, 0.9), cand(267, 37, 60, 0.9), cand(267, 197, 60, 0.9)]
+    moved = reader._squared(image, found, None)[0].proposal
+    assert (moved.cx, moved.cy) == pytest.approx((112, 112), abs=2)
+    assert reader._squared(image, found, 34.0)[0] is found[0]
+
+
 class SixWhereTheFaceIsFramed(SixWhereTheFaceFills):
     """A stand-in classifier: a sure six where a bright face fills the crop's face area and
     the table shows around it (a crop of the whole die), else a one (a crop inside the die)."""

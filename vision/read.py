@@ -281,9 +281,12 @@ class Reader:
             # its pips, is cut in two halves that can pass for small squares; at the typical
             # size, or else at its own or a die's when the typical is a pip's (most dice
             # proposed at their pips: seed 13006, throw 5, a blue two read as a one)
+            # and, where the caller knows the dice's size (a live table's), of about that: two
+            # dice touching at a corner make a square 1.8 dice wide (seed 32012, throw 1)
             sizes = dict.fromkeys((typical or p.size, p.size, PIPS_TO_DIE * (typical or p.size)))
-            q = next((q for size in sizes for near in ([], others)
-                      if (q := _square(image, p, near, size)) is not None), None)
+            q = next((q for at in sizes for near in ([], others)
+                      if (q := _square(image, p, near, at)) is not None
+                      and (size is None or _of_size(q.w, size))), None)
             if q is not None:
                 squares[i] = q
         if not squares:
@@ -433,10 +436,14 @@ def _square(image: np.ndarray, p: Proposal, others: list[tuple[float, float]],
         return None
     (x, y), (w, h), _ = cv2.minAreaRect(found.contour)
     side = (w + h) / 2 / found.scale
-    if max(w, h) > SQUARE_ASPECT * min(w, h) or not (
-            SQUARE_SIZES[0] <= side / size <= SQUARE_SIZES[1]):
+    if max(w, h) > SQUARE_ASPECT * min(w, h) or not _of_size(side, size):
         return None
     return Proposal(*found.in_picture(x, y), side, side, p.score)
+
+
+def _of_size(side: float, size: float) -> bool:
+    """Whether a square of `side` px is a die's of `size` px (`SQUARE_SIZES`)."""
+    return SQUARE_SIZES[0] <= side / size <= SQUARE_SIZES[1]
 
 
 def _rejected(c: Candidate) -> Die:
