@@ -281,8 +281,8 @@ class Reader:
             # its pips, is cut in two halves that can pass for small squares; at the typical
             # size, or else at its own or a die's when the typical is a pip's (most dice
             # proposed at their pips: seed 13006, throw 5, a blue two read as a one)
-            # and, where the caller knows the dice's size (a live table's), of about that: two
-            # dice touching at a corner make a square 1.8 dice wide (seed 32012, throw 1)
+            # and, where the caller knows the dice's size (a live table's), of about that: a
+            # die and one leaning on it made a square 1.8 dice wide (seed 32012, throw 1)
             sizes = dict.fromkeys((typical or p.size, p.size, PIPS_TO_DIE * (typical or p.size)))
             q = next((q for at in sizes for near in ([], others)
                       if (q := _square(image, p, near, at)) is not None
