@@ -25,16 +25,22 @@ _EVENT_TEXT = {
 
 def banners(before: Game, after: Game) -> list[str]:
     """Banner texts for what changed from `before` to `after` (one action later)."""
+    return [text for _, text in kinds_and_banners(before, after)]
+
+
+def kinds_and_banners(before: Game, after: Game) -> list[tuple[str, str]]:
+    """(kind, text) of each banner: the event type (zonk, spaz, hot_dice, devil, ...), "magic"
+    or "halftime"; the page plays a sound for some kinds."""
     seen = {r.id: (len(r.turn.events) if r.turn else 0, r.magic) for r in before.turns}
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for record in after.turns:
         events, magic = seen.get(record.id, (0, 0))
         if record.turn is not None:
-            out.extend(t for e in record.turn.events[events:] if (t := _event_text(e)))
+            out.extend((e.type, t) for e in record.turn.events[events:] if (t := _event_text(e)))
         if record.magic > magic:
-            out.append("MAGIC NUMBER")
+            out.append(("magic", "MAGIC NUMBER"))
     if _in_halftime(after) and not _in_halftime(before):
-        out.append("HALFTIME SHOW")
+        out.append(("halftime", "HALFTIME SHOW"))
     return out
 
 

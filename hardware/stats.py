@@ -16,8 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from zonkcam.rules.actions import effective
-from zonkcam.rules.dice import parse_die
+from zonkcam.rules.actions import Throw, effective
 from zonkcam.rules.game import ZONKS, Game
 
 if TYPE_CHECKING:
@@ -155,11 +154,10 @@ def add_game(stats: TableStats, game: Game) -> TableStats:
     for name in game.order:
         stats.player(name).games += 1
     for _, action in effective(game.log, game.setup.players):
-        if action.verb != "throw" or action.player is None:
+        if not isinstance(action, Throw) or action.player is None:
             continue
         faces = stats.player(action.player).faces
-        for token in action.args:
-            die = parse_die(token)
+        for die in action.dice:
             faces.setdefault(die.color or NO_COLOR, Faces()).add(die.value)
     for rec in game.turns:
         if rec.turn is None or not rec.over or rec.turn.throws == 0:

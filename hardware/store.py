@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from zonkcam.rules.actions import Action, ActionError, parse_action
+from zonkcam.rules.actions import ActionError, AnyAction, Correct, Undo, parse_action
 from zonkcam.rules.game import Game, GameSetup, PermanentRule, ReplayError
 from zonkcam.rules.ruleset import ruleset_from_dict
 from zonkcam.rules.turn import IllegalAction
@@ -139,7 +139,7 @@ class Store:
         permanent = tuple(PermanentRule(*r) for r in json.loads(row[4]))
         return GameSetup(ruleset, tuple(json.loads(row[1])), row[2], row[3], permanent)
 
-    def log(self, game_id: int) -> list[Action]:
+    def log(self, game_id: int) -> list[AnyAction]:
         setup = self.setup(game_id)
         rows = self.db.execute("SELECT line, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
         return [parse_action(line, setup.players, at) for line, at in rows]
@@ -150,28 +150,46 @@ class Store:
             self._games[game_id] = Game.replay(self.setup(game_id), self.log(game_id))
         return self._games[game_id]
 
-    def record(self, game_id: int, line: str | Action) -> Game:
-        """Check one action, append and commit it, then let it take effect; returns the game.
+    def record(self, game_id: int, *actions: str | AnyAction) -> Game:
+        """Check actions, append and commit them together, then let them take effect; returns
+        the game. Each action is checked against the game the ones before it leave (a turn
+        action with no player falls to whoever is up then).
 
         An illegal action raises `IllegalAction` (or `ActionError`) and nothing is stored."""
-        game = self.game(game_id)
-        action = line if isinstance(line, Action) else parse_action(line, game.setup.players)
-        if action.verb not in ("undo", "correct"):
-            action = game.normalize(action)
-        action = Action(action.verb, action.player, action.args, now())
-        try:
-            candidate = Game.replay(game.setup, [*game.log, action])  # every later action re-checked
-        except ReplayError as exc:
-            raise IllegalAction(exc.reason if exc.seq == len(game.log) + 1 else str(exc)) from None
+        game = candidate = self.game(game_id)
+        log = list(game.log)
+        for action in actions:
+            if isinstance(action, str):
+                action = parse_action(action, game.setup.players)
+            if not isinstance(action, Undo | Correct):
+                action = candidate.normalize(action)
+            action = action.stamped(now())
+            try:
+                candidate = Game.replay(game.setup, [*log, action])  # every later action re-checked
+            except ReplayError as exc:
+                raise IllegalAction(exc.reason if exc.seq == len(log) + 1 else str(exc)) from None
+            log.append(action)
         with self._transaction():
-            self.db.execute("INSERT INTO actions (game_id, seq, at, line) VALUES (?, ?, ?, ?)",
-                            (game_id, len(game.log) + 1, action.at, str(action)))
+            for seq in range(len(game.log), len(log)):
+                self.db.execute("INSERT INTO actions (game_id, seq, at, line) VALUES (?, ?, ?, ?)",
+                                (game_id, seq + 1, log[seq].at, str(log[seq])))
             if candidate.over:
                 self._archive(game_id, candidate)
             elif game.over:  # an undo or correction reopened a finished game
                 self.db.execute("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
         self._games[game_id] = candidate
         return candidate
+
+    def unfinished_games(self) -> list[tuple[int, str, list[str], str]]:
+        """Every game not yet over, newest first: (id, variant, players, started)."""
+        rows = self.db.execute(
+            "SELECT id, variant, players, started FROM games WHERE ended IS NULL ORDER BY id DESC")
+        return [(i, v, json.loads(p), s) for i, v, p, s in rows]
+
+    def house_rulesets(self) -> list[tuple[str, int]]:
+        """The ruleset (JSON) of every earlier game, newest first, once each: (ruleset, game id)."""
+        rows = self.db.execute("SELECT ruleset, MAX(id) FROM games GROUP BY ruleset ORDER BY 2 DESC")
+        return [(text, game_id) for text, game_id in rows]
 
     # --- the Zonk File (W19) ------------------------------------------------------------
 

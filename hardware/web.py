@@ -15,9 +15,11 @@ import contextlib
 import hmac
 import json
 import secrets
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -42,6 +44,8 @@ class Table(Protocol):
     def frame_jpeg(self) -> bytes | None: ...
 
     def evidence_jpeg(self, throw_id: str) -> bytes | None: ...
+
+    def throw_jpeg(self, key: str) -> bytes | None: ...
 
     def stats(self) -> dict[str, Any]: ...
 
@@ -89,6 +93,25 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
+class PinGuard:
+    """Wrong PINs per client address: after `limit` in `window_s` seconds that client is refused
+    until the window has passed, so four digits cannot be tried one after another."""
+
+    def __init__(self, limit: int = 5, window_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window_s, self.clock = limit, window_s, clock
+        self._misses: dict[str, list[float]] = {}
+
+    def locked(self, client: str) -> bool:
+        now = self.clock()
+        misses = [t for t in self._misses.get(client, []) if now - t < self.window_s]
+        self._misses[client] = misses
+        return len(misses) >= self.limit
+
+    def miss(self, client: str) -> None:
+        self._misses.setdefault(client, []).append(self.clock())
+
+
 def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: list | None = None) -> Starlette:
     """The web app; ``pin`` is required from non-local clients for actions (None: no LAN).
     ``extra_routes`` are mounted too (the review page of captured dice, when capturing)."""
@@ -97,11 +120,31 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
     def is_local(request: Request) -> bool:
         return request.client is not None and request.client.host in LOCAL_HOSTS
 
+    guard = PinGuard()
+
     def may_act(request: Request) -> bool:
         if is_local(request):
             return True
         given = request.headers.get("x-zonkcam-pin", "")
         return pin is not None and hmac.compare_digest(given, pin)
+
+    def refused(request: Request) -> Response | None:
+        """Why an action from this client is refused (no PIN, a wrong one, too many wrong), or None."""
+        client = request.client.host if request.client else "?"
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            return JSONResponse({"error": "actions come from the kiosk's own pages"}, status_code=403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "actions are JSON (Content-Type: application/json)"},
+                                status_code=415)
+        if guard.locked(client):
+            return JSONResponse({"error": "too many wrong PINs: wait a minute"}, status_code=429)
+        if may_act(request):
+            return None
+        if request.headers.get("x-zonkcam-pin"):
+            guard.miss(client)
+            return JSONResponse({"error": "wrong PIN"}, status_code=403)
+        return JSONResponse({"error": "actions from the LAN need the kiosk's PIN"}, status_code=403)
 
     async def page(request: Request) -> Response:
         return FileResponse(str(static.joinpath("index.html")))
@@ -146,9 +189,13 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
+    async def unlock(request: Request) -> Response:
+        """The PIN typed on a phone, checked before the page shows its controls."""
+        return refused(request) or JSONResponse({"ok": True})
+
     async def action(request: Request) -> Response:
-        if not may_act(request):
-            return JSONResponse({"error": "actions from the LAN need the kiosk's PIN"}, status_code=403)
+        if (no := refused(request)) is not None:
+            return no
         try:
             body = await request.json()
         except ValueError:
@@ -173,6 +220,12 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
             return Response("no such throw", status_code=404)
         return Response(jpeg, media_type="image/jpeg")
 
+    async def throw_frame(request: Request) -> Response:
+        jpeg = table.throw_jpeg(request.path_params["key"])
+        if jpeg is None:
+            return Response("no such throw on the table", status_code=404)
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.bind(asyncio.get_running_loop())
@@ -189,6 +242,8 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         Route("/api/action", action, methods=["POST"]),
         Route("/api/frame.jpg", frame),
         Route("/api/evidence/{throw_id}.jpg", evidence),
+        Route("/api/throw/{key}.jpg", throw_frame),
+        Route("/api/unlock", unlock, methods=["POST"]),
         *(extra_routes or []),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

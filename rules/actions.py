@@ -1,10 +1,10 @@
-"""Actions: what a person (or the camera) records in a game, one line each.
+"""Actions: what a person (or the camera) does in a game, as typed objects; one line each in a log.
 
-    Baldrick throw 1 5 2 3 6     # dice as thrown (colour:face when the variant needs colours)
-    Baldrick keep 1 5            # dice set aside from the last throw, by value or @index
-    Baldrick bank
-    Quean spaz [reason]
-    Baldrick penalty space       # space, dealer-spaz, miscall, clock, foul N, next N
+    Baldrick throw 1 5 2 3 6     # Throw: dice as thrown (colour:face when the variant needs colours)
+    Baldrick keep 1 5            # Keep: dice set aside from the last throw, by value or @index
+    Baldrick bank                # Bank
+    Quean spaz [reason]          # Spaz
+    Baldrick penalty space       # Penalty: space, dealer-spaz, miscall, clock, foul N, next N
     magic 2 3 3 5 5              # the scorekeeper's MAGIC NUMBER (W2)
     Baldrick roll 6              # one die for the order of play (W3, C9)
     Baldrick goes first|last     # C9: the highest throw chooses
@@ -14,18 +14,28 @@
     vote 3 Quean yes             # D8: vote on permanent rule 3 at the start of a game
     Biggles shaharazad | accept | decline   # A12
     end                          # the scorekeeper ends the game (no shaharazad)
-    undo                         # retract the last action (X3)
-    correct 7 Baldrick throw 1 5 2 3 4   # replace action 7 (X3)
+    undo                         # Undo: retract the last action that stands (X3)
+    correct 7 die 2 white:2      # Correct: die 2 of throw 7 was a white 2 (X3)
+    correct 7 Baldrick throw 1 5 2 3 4   # Correct: replace action 7 as a whole
 
-The log of a game is a list of these lines; the game state is a pure function of it. The
-player may be left out of a line for the player whose turn it is; the game writes it in
+The six actions of play (`Throw`, `Keep`, `Bank`, `Spaz`, `Penalty`, `Correct`) and `Undo` are
+their own classes: programs build them, the game applies them, and the text above is only how a
+log stores them and how a script is written (`parse_action`, `str`). The rarer actions are a
+plain `Action` of a verb and its words. A correction names the action it corrects by its number
+in the log, so it can never land on another throw.
+
+The player may be left out of a line for the player whose turn it is; the game writes it in
 before the line is stored, so a later correction cannot move an action to someone else.
 """
 from __future__ import annotations
 
+import dataclasses
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from zonkcam.rules.dice import Die, parse_die
 
 TURN_VERBS = frozenset({"throw", "keep", "bank", "spaz"})
 PLAYER_VERBS = TURN_VERBS | {"penalty", "roll", "goes", "give", "rule", "permanent", "shaharazad",
@@ -33,28 +43,176 @@ PLAYER_VERBS = TURN_VERBS | {"penalty", "roll", "goes", "give", "rule", "permane
 GAME_VERBS = frozenset({"magic", "vote", "end"})
 LOG_VERBS = frozenset({"undo", "correct"})
 VERBS = PLAYER_VERBS | GAME_VERBS | LOG_VERBS
+PENALTIES = ("space", "dealer-spaz", "miscall", "clock", "foul", "next")
 
 
 class ActionError(ValueError):
-    """A line that is not an action."""
+    """A line that is not an action, or an action that is not well formed."""
 
 
-@dataclass(frozen=True)
-class Action:
-    verb: str
-    player: str | None = None
-    args: tuple[str, ...] = ()
-    at: str | None = None  # when it was recorded (ISO time); not part of the line
+class _Line:
+    """What every action has: a verb, the player who does it (None for the game's and the log's
+    own actions), the words after the verb, and when it was recorded (not part of the line)."""
+
+    verb: ClassVar[str]
+    player: str | None
+    at: str | None
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        raise NotImplementedError
 
     def __str__(self) -> str:
         words = [self.player] if self.player else []
         return shlex.join([*words, self.verb, *self.args])
 
-    def with_player(self, player: str) -> Action:
-        return Action(self.verb, player, self.args, self.at)
+    def with_player(self, player: str) -> AnyAction:
+        return dataclasses.replace(self, player=player)  # type: ignore[type-var]
+
+    def stamped(self, at: str | None) -> AnyAction:
+        return dataclasses.replace(self, at=at)  # type: ignore[type-var]
 
 
-def parse_action(line: str, players: Sequence[str], at: str | None = None) -> Action:
+@dataclass(frozen=True)
+class Action(_Line):
+    """Any other action: a verb and its words, checked by the game when applied."""
+
+    verb: str  # type: ignore[misc]
+    player: str | None = None
+    args: tuple[str, ...] = ()  # type: ignore[assignment]
+    at: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Throw(_Line):
+    verb: ClassVar[str] = "throw"
+    player: str | None
+    dice: tuple[Die, ...]
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return tuple(map(str, self.dice))
+
+
+@dataclass(frozen=True)
+class Keep(_Line):
+    """Dice set aside from the last throw: by value (and colour), or by position in the throw."""
+
+    verb: ClassVar[str] = "keep"
+    player: str | None
+    dice: tuple[Die, ...] = ()
+    positions: tuple[int, ...] = ()
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return tuple(f"@{i}" for i in self.positions) if self.positions else tuple(map(str, self.dice))
+
+
+@dataclass(frozen=True)
+class Bank(_Line):
+    verb: ClassVar[str] = "bank"
+    player: str | None
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class Spaz(_Line):
+    verb: ClassVar[str] = "spaz"
+    player: str | None
+    reason: str = ""  # off_table, lost, stacked, knocked, ... ("" : called by the table)
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return (self.reason,) if self.reason else ()
+
+
+@dataclass(frozen=True)
+class Penalty(_Line):
+    verb: ClassVar[str] = "penalty"
+    player: str | None
+    kind: str
+    turns: int = 0  # further turns lost (foul, next)
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.kind not in PENALTIES:
+            raise ActionError(f"penalty is one of: {', '.join(PENALTIES)}")
+        if self.turns < 0:
+            raise ActionError("turns lost cannot be negative")
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return (self.kind, str(self.turns)) if self.turns else (self.kind,)
+
+
+@dataclass(frozen=True)
+class Undo(_Line):
+    verb: ClassVar[str] = "undo"
+    player: None = None
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
+class Correct(_Line):
+    """Action `target` of the log (by its number, from 1) corrected: one die of a throw
+    (`die_index`, `die`), or the whole action replaced (`replacement`)."""
+
+    verb: ClassVar[str] = "correct"
+    target: int
+    die_index: int | None = None
+    die: Die | None = None
+    replacement: AnyAction | None = None
+    player: None = None
+    at: str | None = field(default=None, compare=False, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.target < 1:
+            raise ActionError("correct needs the number of the action to replace")
+        if (self.replacement is None) == (self.die is None or self.die_index is None):
+            raise ActionError("a correction is a die of a throw or a whole new action")
+        if self.die_index is not None and self.die_index < 0:
+            raise ActionError(f"no die {self.die_index}")
+        if isinstance(self.replacement, Undo | Correct):
+            raise ActionError("a correction replaces an action with another action")
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        if self.replacement is not None:
+            return (str(self.target), *shlex.split(str(self.replacement)))
+        return (str(self.target), "die", str(self.die_index), str(self.die))
+
+    def apply_to(self, old: AnyAction) -> AnyAction:
+        """The corrected action: the player and time stay those of the original."""
+        if self.replacement is None:
+            if not isinstance(old, Throw):
+                raise ActionError(f"action {self.target} is a {old.verb}, not a throw")
+            assert self.die_index is not None and self.die is not None
+            if self.die_index >= len(old.dice):
+                raise ActionError(f"throw {self.target} has no die {self.die_index}")
+            dice = list(old.dice)
+            dice[self.die_index] = self.die
+            return dataclasses.replace(old, dice=tuple(dice))
+        new = self.replacement
+        if new.player is None and old.player and new.verb in PLAYER_VERBS:
+            new = new.with_player(old.player)
+        return new.stamped(old.at)
+
+
+AnyAction = Action | Throw | Keep | Bank | Spaz | Penalty | Undo | Correct
+
+
+def parse_action(line: str, players: Sequence[str], at: str | None = None) -> AnyAction:
     """One action from a line; ``players`` tells a leading name from a verb."""
     try:
         tokens = shlex.split(line, comments=True)
@@ -73,33 +231,71 @@ def parse_action(line: str, players: Sequence[str], at: str | None = None) -> Ac
         raise ActionError(f"unknown action or player {tokens[0]!r} (players: {known})")
     if player and verb not in PLAYER_VERBS:
         raise ActionError(f"'{verb}' is not done by a player")
+    return _typed(verb, player, args, players).stamped(at)
+
+
+def _typed(verb: str, player: str | None, args: tuple[str, ...], players: Sequence[str]) -> AnyAction:
+    if verb == "throw":
+        return Throw(player, dice_of(args))
+    if verb == "keep":
+        if args and all(a.startswith("@") for a in args):
+            if not all(a[1:].isdigit() for a in args):
+                raise ActionError(f"not die positions: {shlex.join(args)}")
+            return Keep(player, positions=tuple(int(a[1:]) for a in args))
+        return Keep(player, dice=dice_of(args))
+    if verb == "bank":
+        if args:
+            raise ActionError("bank takes nothing more")
+        return Bank(player)
+    if verb == "spaz":
+        if len(args) > 1:
+            raise ActionError("spaz takes at most a reason")
+        return Spaz(player, args[0] if args else "")
+    if verb == "penalty":
+        if not args:
+            raise ActionError(f"penalty is one of: {', '.join(PENALTIES)}")
+        if len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
+            raise ActionError("a penalty takes at most a number of further turns lost")
+        return Penalty(player, args[0], int(args[1]) if len(args) == 2 else 0)
+    if verb == "undo":
+        if args:
+            raise ActionError("undo takes nothing more")
+        return Undo()
     if verb == "correct":
         if not args or not args[0].isdigit():
             raise ActionError("correct needs the number of the action to replace, then the new line")
-        parse_action(shlex.join(args[1:]), players)  # the replacement must itself be an action
-    return Action(verb, player, args, at)
+        target = int(args[0])
+        if len(args) == 4 and args[1] == "die" and args[2].isdigit():
+            return Correct(target, int(args[2]), dice_of(args[3:])[0])
+        return Correct(target, replacement=parse_action(shlex.join(args[1:]), players))
+    return Action(verb, player, args)
 
 
-def effective(log: Sequence[Action], players: Sequence[str]) -> list[tuple[int, Action]]:
+def dice_of(tokens: Sequence[str]) -> tuple[Die, ...]:
+    try:
+        dice = tuple(parse_die(t) for t in tokens)
+    except ValueError as exc:
+        raise ActionError(str(exc)) from None
+    if not dice:
+        raise ActionError("expected some dice")
+    return dice
+
+
+def effective(log: Sequence[AnyAction], players: Sequence[str]) -> list[tuple[int, AnyAction]]:
     """The actions that stand, as (number in the log, action), after undo and correct (X3).
 
     Numbers count every line of the log from 1, so an action keeps its number for good."""
-    out: list[tuple[int, Action]] = []
+    out: list[tuple[int, AnyAction]] = []
     for seq, action in enumerate(log, start=1):
-        if action.verb == "undo":
+        if isinstance(action, Undo):
             if not out:
                 raise ActionError("nothing to undo")
             out.pop()
-        elif action.verb == "correct":
-            target = int(action.args[0])
-            index = next((i for i, (s, _) in enumerate(out) if s == target), None)
+        elif isinstance(action, Correct):
+            index = next((i for i, (s, _) in enumerate(out) if s == action.target), None)
             if index is None:
-                raise ActionError(f"there is no action {target} to correct")
-            old = out[index][1]
-            new = parse_action(shlex.join(action.args[1:]), players)
-            if new.player is None and old.player and new.verb in PLAYER_VERBS:
-                new = new.with_player(old.player)
-            out[index] = (target, Action(new.verb, new.player, new.args, old.at))
+                raise ActionError(f"there is no action {action.target} to correct")
+            out[index] = (action.target, action.apply_to(out[index][1]))
         else:
             out.append((seq, action))
     return out

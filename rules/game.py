@@ -15,7 +15,6 @@ The game never prints, sleeps or stores; `zonkcam.hardware.store` persists the l
 from __future__ import annotations
 
 import dataclasses
-import shlex
 import tomllib
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -24,7 +23,21 @@ from functools import cached_property
 from typing import Any
 
 from zonkcam.rules import hits as hitrules
-from zonkcam.rules.actions import TURN_VERBS, VERBS, Action, ActionError, effective
+from zonkcam.rules.actions import (
+    TURN_VERBS,
+    VERBS,
+    Action,
+    ActionError,
+    AnyAction,
+    Bank,
+    Correct,
+    Keep,
+    Penalty,
+    Spaz,
+    Throw,
+    Undo,
+    effective,
+)
 from zonkcam.rules.dice import Die, parse_die
 from zonkcam.rules.events import (
     Banked,
@@ -48,7 +61,6 @@ from zonkcam.rules.turn import IllegalAction, Turn
 
 ZONKS = ("zonk", "bloades", "vanna")
 DASH = "dash"  # a sheet cell whose turn is played elsewhere (W15)
-PENALTIES = ("space", "dealer-spaz", "miscall", "clock", "foul", "next")
 
 
 @dataclass(frozen=True)
@@ -83,7 +95,7 @@ class GameSetup:
 class ReplayError(IllegalAction):
     """An action of a log that cannot stand; `seq` is its number in the log."""
 
-    def __init__(self, seq: int, action: Action, reason: str) -> None:
+    def __init__(self, seq: int, action: AnyAction, reason: str) -> None:
         super().__init__(f"action {seq} ({action}): {reason}")
         self.seq = seq
         self.reason = reason
@@ -164,7 +176,7 @@ class Game:
         self.turns: list[TurnRecord] = []
         self.rows: list[Row] = []
         self.hits: list[Hit] = []
-        self.log: list[Action] = []
+        self.log: list[AnyAction] = []
         self.up: tuple[str, str] | None = None  # (kind, player) of the turn to play next
         self.live: TurnRecord | None = None
         self.pos = -1
@@ -194,7 +206,7 @@ class Game:
     # --- the log ------------------------------------------------------------------------
 
     @classmethod
-    def replay(cls, setup: GameSetup, log: Iterable[Action]) -> Game:
+    def replay(cls, setup: GameSetup, log: Iterable[AnyAction]) -> Game:
         """The game after this log; `IllegalAction` names the first action that cannot stand."""
         log = list(log)
         try:
@@ -210,7 +222,7 @@ class Game:
         game.log = log
         return game
 
-    def normalize(self, action: Action) -> Action:
+    def normalize(self, action: AnyAction) -> AnyAction:
         """The action as it is stored: a turn action names its player."""
         if action.player is None and action.verb in TURN_VERBS | {"penalty"}:
             if self.current is None:
@@ -255,19 +267,19 @@ class Game:
 
     # --- applying actions ---------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: AnyAction) -> None:
         """Apply one action, or raise `IllegalAction` with the reason.
 
         A rejected action may leave the game part-way (say, play started): to check an action
         without touching a game, replay the log with it (`Game.replay`), as the store does."""
-        if action.verb in ("undo", "correct"):
+        if isinstance(action, Undo | Correct):
             raise IllegalAction("undo and correct change the log: replay it (Game.replay)")
         if self.phase == "over" and action.verb != "permanent":
             raise IllegalAction("the game is over")
         action = self.normalize(action)
         if action.player is not None and action.player not in self.players:
             raise IllegalAction(f"{action.player} is not playing")
-        handler: Callable[[Action], None] = getattr(self, "_do_" + action.verb.replace("-", "_"))
+        handler: Callable[[AnyAction], None] = getattr(self, "_do_" + action.verb.replace("-", "_"))
         handler(action)
         self.last_at = action.at or self.last_at
 
@@ -321,11 +333,11 @@ class Game:
             raise IllegalAction(f"no permanent rule {a.args[0]} on the table")
         self.votes.setdefault(int(a.args[0]), {})[a.args[1]] = a.args[2] == "yes"
 
-    def _do_throw(self, a: Action) -> None:
+    def _do_throw(self, a: Throw) -> None:
         record = self._turn_for(a.player)
         turn = record.turn
         assert turn is not None
-        dice = _dice(a.args)
+        dice = a.dice
         score = turn.throw(dice)
         self._commit_start(record)
         if self.magic and tuple(sorted(d.value for d in dice)) == self.magic:
@@ -339,36 +351,32 @@ class Game:
             turn.keep(range(len(dice)))  # W5: five 1s win the game at once
             self._close(record, forced_points=turn.total)
 
-    def _do_keep(self, a: Action) -> None:
+    def _do_keep(self, a: Keep) -> None:
         record = self._live_for(a.player)
         assert record.turn is not None and record.turn.last is not None
-        record.turn.keep(_keep_indexes(a.args, record.turn.last.dice))
+        record.turn.keep(a.positions or _keep_indexes(a.dice, record.turn.last.dice))
 
-    def _do_bank(self, a: Action) -> None:
+    def _do_bank(self, a: Bank) -> None:
         record = self._live_for(a.player)
         assert record.turn is not None
         record.turn.bank()
         self._close(record)
 
-    def _do_spaz(self, a: Action) -> None:
+    def _do_spaz(self, a: Spaz) -> None:
         record = self._turn_for(a.player)
         assert record.turn is not None
-        record.turn.spaz(a.args[0] if a.args else "called")
+        record.turn.spaz(a.reason or "called")
         self._commit_start(record)
         if record.turn.over:
             self._close(record)
 
-    def _do_penalty(self, a: Action) -> None:
+    def _do_penalty(self, a: Penalty) -> None:
         """Penalties a person calls (W10, A13, A15, C8): lose this turn and/or the next ones."""
-        if not a.args or a.args[0] not in PENALTIES:
-            raise IllegalAction(f"penalty is one of: {', '.join(PENALTIES)}")
-        kind, rest = a.args[0], a.args[1:]
-        if rest and not (len(rest) == 1 and rest[0].isdigit()):
-            raise IllegalAction("a penalty takes at most a number of further turns lost")
+        kind = a.kind
         names = self.ruleset.names
         mark = {"space": names.space, "dealer-spaz": names.dealer_spaz, "miscall": names.miscall,
                 "clock": names.clock, "foul": names.foul, "next": names.skipped}[kind]
-        n = int(rest[0]) if rest else (1 if kind == "next" else 0)
+        n = a.turns or (1 if kind == "next" else 0)
         player = self.players[a.player]
         on_turn = a.player == self.current
         if kind == "next":
@@ -411,17 +419,17 @@ class Game:
         self.new_permanent.append((a.player, " ".join(a.args)))
 
     def _do_shaharazad(self, a: Action) -> None:
-        if self.phase != "shaharazad?" or a.player == self._leaders()[0] or a.player not in self._leaders():
+        if self.phase != "shaharazad?" or a.player == self.leaders()[0] or a.player not in self.leaders():
             raise IllegalAction("shaharazad is requested by a lower player past the target, after the game")
         self.playoff_request = a.player
 
     def _do_accept(self, a: Action) -> None:
-        if self.phase != "shaharazad?" or not self.playoff_request or a.player != self._leaders()[0]:
+        if self.phase != "shaharazad?" or not self.playoff_request or a.player != self.leaders()[0]:
             raise IllegalAction("the leader accepts a requested shaharazad")
         self._start_playoff()
 
     def _do_decline(self, a: Action) -> None:
-        if self.phase != "shaharazad?" or a.player != self._leaders()[0]:
+        if self.phase != "shaharazad?" or a.player != self.leaders()[0]:
             raise IllegalAction("the leader declines a shaharazad")
         self._finish()
 
@@ -850,7 +858,8 @@ class Game:
 
     # --- the end ------------------------------------------------------------------------
 
-    def _leaders(self) -> list[str]:
+    def leaders(self) -> list[str]:
+        """The players past the target, the highest first."""
         past = [p for p in self.order if self.players[p].score >= self.ruleset.target]
         return sorted(past, key=lambda p: -self.players[p].score)
 
@@ -859,7 +868,7 @@ class Game:
         rules = self.ruleset
         self.ending = False
         if not decided and rules.game.end == "round":
-            leaders = self._leaders()
+            leaders = self.leaders()
             if rules.game.shaharazad and len(leaders) > 1 and self.phase != "shaharazad?":
                 self.phase = "shaharazad?"
                 return
@@ -892,7 +901,7 @@ class Game:
 
     def _start_playoff(self) -> None:
         """A12: a game to the shaharazad target between the players past the target."""
-        leaders = self._leaders()
+        leaders = self.leaders()
         self.playoff = dict.fromkeys(leaders, 0)
         self.phase = "play"
         self._queue_playoff_round()
@@ -924,16 +933,11 @@ def _dice(tokens: Sequence[str], n: int | None = None) -> tuple[Die, ...]:
     return dice
 
 
-def _keep_indexes(tokens: Sequence[str], thrown: Sequence[Die]) -> list[int]:
-    """Kept dice by value (``1 5``, ``red:5``) or by position in the throw (``@0 @1``)."""
-    if tokens and all(t.startswith("@") for t in tokens):
-        try:
-            return [int(t[1:]) for t in tokens]
-        except ValueError:
-            raise IllegalAction(f"not die positions: {shlex.join(tokens)}") from None
+def _keep_indexes(kept: Sequence[Die], thrown: Sequence[Die]) -> list[int]:
+    """The positions in the throw of dice kept by value (``1 5``), or value and colour (``red:5``)."""
     free = list(range(len(thrown)))
     picked = []
-    for die in _dice(tokens):
+    for die in kept:
         match = next((i for i in free if thrown[i].value == die.value
                       and (die.color is None or thrown[i].color == die.color)), None)
         if match is None:

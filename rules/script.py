@@ -13,12 +13,13 @@ The first line that cannot be played stops the script: `ScriptError` has its lin
 """
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 
-from zonkcam.rules.actions import Action, ActionError, parse_action
+from zonkcam.rules.actions import ActionError, AnyAction, Correct, Undo, parse_action
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, with_option
 from zonkcam.rules.turn import IllegalAction
@@ -86,17 +87,16 @@ def parse_script(text: str, ruleset: Ruleset | None = None, players: tuple[str, 
 def play_script(script: Script) -> Game:
     """Play every action; the first illegal one raises `ScriptError` with its line number."""
     game = Game(script.setup)
-    log: list[Action] = []
+    log: list[AnyAction] = []
     seq_of_line: dict[int, int] = {}
     for number, line in script.actions:
         try:
             action = parse_action(line, script.setup.players)
-            if action.verb == "correct":  # scripts name the line to correct, the log its number
-                target = int(action.args[0])
-                if target not in seq_of_line:
-                    raise ActionError(f"line {target} is not an action of this script")
-                action = Action("correct", None, (str(seq_of_line[target]), *action.args[1:]))
-            if action.verb in ("undo", "correct"):
+            if isinstance(action, Correct):  # scripts name the line to correct, the log its number
+                if action.target not in seq_of_line:
+                    raise ActionError(f"line {action.target} is not an action of this script")
+                action = dataclasses.replace(action, target=seq_of_line[action.target])
+            if isinstance(action, Undo | Correct):
                 log.append(action)
                 game = Game.replay(script.setup, log)
             else:

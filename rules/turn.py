@@ -142,6 +142,21 @@ class Turn:
     def banked_points(self) -> int:
         return self.total if self.outcome == "banked" else 0
 
+    @property
+    def set_aside(self) -> tuple[int, ...]:
+        """How many dice of each face (1..6) are set aside since all the dice last went up."""
+        return self._on_table
+
+    def bank_total(self) -> int | None:
+        """The points a bank now would score (the best bankable keep taken first), or None."""
+        if self.bank_blocker() is not None:
+            return None
+        if self.state == "keep":
+            option = self._bankable_option()
+            assert option is not None
+            return self.total + self._keep_value(option)[0]
+        return self.total
+
     def bank_blocker(self) -> str | None:
         """Why the player may not bank now, or None if they may."""
         if self.state == "keep":

@@ -80,15 +80,20 @@ def test_cocked_die_asks_for_a_rethrow(app):
 
 def test_kiosk_actions_bank_correct_undo(app):
     app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
-    app.act({"action": "correct", "die": 2, "value": 3})
-    assert lines(app)[-1] == "correct 1 Ann throw 1 5 3 3 6"
+    shown = app.state()["throw"]
+    assert shown["id"] == "1" and shown["scored"] and shown["label"] == "Ann's throw #1"
+    app.act({"action": "correct", "throw": shown["id"], "die": 2, "value": 3})
+    assert lines(app)[-1] == "correct 1 die 2 3"
+    assert [str(d) for d in app.game.live.turn.last.dice] == ["1", "5", "3", "3", "6"]
     with pytest.raises(ActionError, match="DIAL IN"):
         app.act({"action": "bank"})
     app.act({"action": "undo"})  # retracts the (corrected) throw: Ann throws again
     assert app.game.live is None and app.game.current == "Ann"
     app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
     with pytest.raises(ActionError, match="no die 9"):
-        app.act({"action": "correct", "die": 9, "value": 1})
+        app.act({"action": "correct", "throw": app.state()["throw"]["id"], "die": 9, "value": 1})
+    with pytest.raises(ActionError, match="which throw"):
+        app.act({"action": "correct", "die": 0, "value": 1})
     app.act({"action": "penalty", "penalty": "space"})
     assert app.game.current == "Bob"
 
@@ -114,7 +119,7 @@ def test_capture_switch_saves_throws_and_kiosk_corrections_fix_their_labels(tmp_
     [name] = captures.names()
     assert captures.meta(name)["model"] == "m1" and len(captures.meta(name)["dice"]) == 6
     assert captures.meta(name)["dice"][5]["rejected"]  # the face it could not read, for review
-    app.act({"action": "correct", "die": 2, "value": 4})
+    app.act({"action": "correct", "throw": app.state()["throw"]["id"], "die": 2, "value": 4})
     meta = captures.meta(name)
     assert meta["reviewed"] and meta["dice"][2]["value"] == 4
     assert (tmp_path / "captures" / "labels" / f"{name}.txt").read_text().split("\n")[2].startswith("3 ")

@@ -72,7 +72,9 @@ def test_refused_and_malformed_actions_say_why(table):
     with client(table, LOCAL) as c:
         r = c.post("/api/action", json={"action": "bank"})
         assert r.status_code == 409 and r.json() == {"error": "nothing to bank yet"}
-        assert c.post("/api/action", content=b"{not json").status_code == 400
+        json_type = {"Content-Type": "application/json"}
+        assert c.post("/api/action", content=b"{not json", headers=json_type).status_code == 400
+        assert c.post("/api/action", content=b'{"action": "bank"}').status_code == 415
         assert c.post("/api/action", json=["bank"]).status_code == 400
 
 

@@ -29,7 +29,7 @@ def wait_for_actions(url, n, timeout=150):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         s = state(url)
-        if len(s["game_json"]["players"]) and len(s["log"]) >= n:
+        if len(s["players"]) and len(s["log"]) >= n:
             return s
         time.sleep(1)
     raise AssertionError(f"fewer than {n} actions after {timeout} s: {s['camera']}")

@@ -1,0 +1,106 @@
+"""Typed actions: what programs hand the game; their text is only how a log stores them (X3)."""
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from zonkcam.rules import load_variant
+from zonkcam.rules.actions import (
+    PENALTIES,
+    Action,
+    ActionError,
+    Bank,
+    Correct,
+    Keep,
+    Penalty,
+    Spaz,
+    Throw,
+    Undo,
+    effective,
+    parse_action,
+)
+from zonkcam.rules.dice import Die
+from zonkcam.rules.game import Game, GameSetup
+from zonkcam.rules.turn import IllegalAction
+
+PLAYERS = ("Ann", "Bob")
+dice = st.lists(st.builds(Die, st.integers(1, 6), st.sampled_from([None, "red", "white", "green"])),
+                min_size=1, max_size=6).map(tuple)
+players = st.sampled_from([None, *PLAYERS])
+actions = st.one_of(
+    st.builds(Throw, players, dice),
+    st.builds(Keep, players, dice),
+    st.builds(lambda p, i: Keep(p, positions=tuple(i)), players, st.lists(st.integers(0, 5), min_size=1)),
+    st.builds(Bank, players),
+    st.builds(Spaz, players, st.sampled_from(["", "off_table", "lost", "knocked"])),
+    st.builds(Penalty, players, st.sampled_from(PENALTIES), st.integers(0, 20)),
+    st.just(Undo()),
+    st.builds(lambda t, i, d: Correct(t, i, d[0]), st.integers(1, 500), st.integers(0, 5), dice),
+)
+
+
+@given(actions)
+def test_every_action_reads_back_from_its_line(action):
+    assert parse_action(str(action), PLAYERS) == action
+
+
+@given(st.text(max_size=60))
+def test_any_line_is_an_action_or_says_why(line):
+    try:
+        action = parse_action(line, PLAYERS)
+    except ActionError as exc:
+        assert str(exc)
+    else:
+        assert action.verb in line.lower()
+
+
+def test_the_game_applies_typed_actions_and_the_log_stores_their_lines():
+    game = Game(GameSetup(load_variant("wheaton"), PLAYERS))
+    for action in (Throw("Ann", (Die(1), Die(5), Die(2), Die(3), Die(6))), Keep("Ann", (Die(1), Die(5))),
+                   Throw("Ann", (Die(1), Die(1), Die(4)))):
+        game.apply(action)
+    game.apply(Bank("Ann"))
+    assert game.players["Ann"].score == 350
+    assert str(Keep("Ann", positions=(0, 1))) == "Ann keep @0 @1"
+    assert str(Penalty("Bob", "foul", 2)) == "Bob penalty foul 2"
+
+
+def test_a_correction_changes_one_die_of_the_throw_it_names():
+    log = [parse_action(line, PLAYERS) for line in
+           ("Ann throw 1 5 2 3 6", "Ann keep 1 5", "Ann throw 2 2 4", "correct 1 die 2 red:3")]
+    standing = effective(log, PLAYERS)
+    assert [str(a) for _, a in standing] == ["Ann throw 1 5 red:3 3 6", "Ann keep 1 5", "Ann throw 2 2 4"]
+    assert [s for s, _ in standing] == [1, 2, 3]  # an action keeps its number
+    # The older whole-line form is still read: logs written before stay playable.
+    legacy = parse_action("correct 3 Ann throw 2 2 5", PLAYERS)
+    assert isinstance(legacy, Correct) and legacy.replacement == Throw("Ann", (Die(2), Die(2), Die(5)))
+
+
+@pytest.mark.parametrize(("log", "error"), [
+    (["Ann throw 1 5 2 3 6", "Ann keep 1 5", "correct 2 die 0 4"], "action 2 is a keep, not a throw"),
+    (["Ann throw 1 5 2 3 6", "correct 1 die 5 4"], "throw 1 has no die 5"),
+    (["Ann throw 1 5 2 3 6", "undo", "correct 1 die 0 4"], "no action 1 to correct"),
+])
+def test_a_correction_that_does_not_fit_its_throw_is_refused(log, error):
+    setup = GameSetup(load_variant("wheaton"), PLAYERS)
+    with pytest.raises(IllegalAction, match=error):
+        Game.replay(setup, [parse_action(line, PLAYERS) for line in log])
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ("Ann throw 7", "'7' is not a die"),
+    ("Ann throw", "expected some dice"),
+    ("Ann penalty", "penalty is one of"),
+    ("Ann penalty dance", "penalty is one of"),
+    ("Ann penalty foul x", "at most a number"),
+    ("Ann keep @a", "not die positions"),
+    ("Ann bank now", "nothing more"),
+    ("correct 0 die 1 2", "number of the action"),
+    ("correct 4 undo", "another action"),
+    ("correct x", "number of the action"),
+])
+def test_a_malformed_action_says_what_is_wrong(line, error):
+    with pytest.raises(ActionError, match=error):
+        parse_action(line, PLAYERS)
+
+
+def test_other_verbs_stay_plain_actions():
+    assert parse_action("magic 2 3 3 5 5", PLAYERS) == Action("magic", None, ("2", "3", "3", "5", "5"))
