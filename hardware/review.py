@@ -18,34 +18,35 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hmac
 import threading
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from zonkcam.hardware.cli_common import CliError
 
-LOCAL_HOSTS = {"127.0.0.1", "::1"}
+if TYPE_CHECKING:
+    from zonkcam.hardware.web import Access
+
 MAX_ITEMS = 500
 
 
-def review_routes(root: str | Path, pin: str | None = None) -> list:
+def review_routes(root: str | Path, access: Access | None = None) -> list:
     """Starlette routes of the review page for the capture folder `root`. Corrections from
-    another machine need `pin` (the kiosk's) in the ``x-zonkcam-pin`` header."""
+    another machine need the kiosk's PIN in the ``x-zonkcam-pin`` header (`access`; None:
+    from this machine only)."""
     import cv2
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Route
+    from zonkcam.hardware.web import Access
     from zonkcam.models.captures import CaptureError, CaptureSet
 
     captures = CaptureSet(root, max_bytes=None)  # never prune from here: capture owns the cap
     lock = threading.Lock()  # one writer at a time per frame's meta (the kiosk may write too)
     static = resources.files("zonkcam.hardware").joinpath("static")
 
-    def may_act(request: Request) -> bool:
-        if request.client is not None and request.client.host in LOCAL_HOSTS:
-            return True
-        return pin is not None and hmac.compare_digest(request.headers.get("x-zonkcam-pin", ""), pin)
+    access = access or Access(None)
 
     async def page(request: Request) -> Response:
         return FileResponse(str(static.joinpath("review.html")))
@@ -87,8 +88,8 @@ def review_routes(root: str | Path, pin: str | None = None) -> list:
         return len(entries)
 
     async def correct(request: Request) -> Response:
-        if not may_act(request):
-            return JSONResponse({"error": "corrections from the LAN need the kiosk's PIN"}, status_code=403)
+        if (no := access.refused(request)) is not None:
+            return no
         try:
             body = await request.json()
             value = body["value"]

@@ -112,24 +112,27 @@ class PinGuard:
         self._misses.setdefault(client, []).append(self.clock())
 
 
-def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: list | None = None) -> Starlette:
-    """The web app; ``pin`` is required from non-local clients for actions (None: no LAN).
-    ``extra_routes`` are mounted too (the review page of captured dice, when capturing)."""
-    static = resources.files("zonkcam.hardware").joinpath("static")
+class Access:
+    """Who may act: the kiosk's own screen always; another machine with the PIN (None: no
+    LAN), never a page of another origin, and never after too many wrong PINs."""
 
+    def __init__(self, pin: str | None, guard: PinGuard | None = None) -> None:
+        self.pin = pin
+        self.guard = guard or PinGuard()
+
+    @staticmethod
     def is_local(request: Request) -> bool:
         return request.client is not None and request.client.host in LOCAL_HOSTS
 
-    guard = PinGuard()
-
-    def may_act(request: Request) -> bool:
-        if is_local(request):
+    def may_act(self, request: Request) -> bool:
+        if self.is_local(request):
             return True
         given = request.headers.get("x-zonkcam-pin", "")
-        return pin is not None and hmac.compare_digest(given, pin)
+        return self.pin is not None and hmac.compare_digest(given, self.pin)
 
-    def refused(request: Request) -> Response | None:
-        """Why an action from this client is refused (no PIN, a wrong one, too many wrong), or None."""
+    def refused(self, request: Request) -> Response | None:
+        """Why an action from this client is refused, or None. Actions are JSON: a page of
+        another origin cannot send JSON without asking first (CORS), and its Origin is checked."""
         client = request.client.host if request.client else "?"
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
@@ -137,14 +140,25 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "actions are JSON (Content-Type: application/json)"},
                                 status_code=415)
-        if guard.locked(client):
+        if self.guard.locked(client):
             return JSONResponse({"error": "too many wrong PINs: wait a minute"}, status_code=429)
-        if may_act(request):
+        if self.may_act(request):
             return None
         if request.headers.get("x-zonkcam-pin"):
-            guard.miss(client)
+            self.guard.miss(client)
             return JSONResponse({"error": "wrong PIN"}, status_code=403)
         return JSONResponse({"error": "actions from the LAN need the kiosk's PIN"}, status_code=403)
+
+
+def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: list | None = None,
+               access: Access | None = None) -> Starlette:
+    """The web app; ``pin`` is required from non-local clients for actions (None: no LAN);
+    ``access`` instead shares one PIN guard with other routes. ``extra_routes`` are mounted
+    too (the review page of captured dice, when capturing)."""
+    static = resources.files("zonkcam.hardware").joinpath("static")
+    access = access or Access(pin)
+    pin = access.pin
+    is_local, may_act, refused = access.is_local, access.may_act, access.refused
 
     async def page(request: Request) -> Response:
         return FileResponse(str(static.joinpath("index.html")))

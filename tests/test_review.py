@@ -8,6 +8,7 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from zonkcam.hardware.cli import main
 from zonkcam.hardware.review import create_review_app, review_routes
+from zonkcam.hardware.web import Access
 from zonkcam.models.captures import CaptureSet
 from zonkcam.vision.dice import Die
 
@@ -86,7 +87,7 @@ def test_bad_corrections_are_refused(captures):
 
 
 def test_lan_corrections_need_the_pin(captures):
-    app = Starlette(routes=review_routes(captures.root, pin="1234"))
+    app = Starlette(routes=review_routes(captures.root, Access("1234")))
     lan = TestClient(app, client=("192.168.1.20", 5000))
     item = {"name": captures.names()[0], "die": 0}
     assert lan.post("/api/review/correct", json={"items": [item], "value": 2}).status_code == 403

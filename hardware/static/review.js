@@ -49,15 +49,22 @@ async function load() {
   updateButtons();
 }
 
-async function setValue(value) {
+// From another machine a correction needs the kiosk's PIN: the one entered on the kiosk page
+// (same origin, so sessionStorage holds it), else asked for here once.
+async function setValue(value, retried = false) {
   const items = [...selected.values()];
+  const headers = { "Content-Type": "application/json" };
+  const pin = sessionStorage.getItem("pin");
+  if (pin) headers["X-Zonkcam-PIN"] = pin;
   const response = await fetch("/api/review/correct", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ items, value }),
+    method: "POST", headers, body: JSON.stringify({ items, value }),
   });
-  const data = await response.json();
-  message.textContent = response.ok ? "" : data.error;
+  const data = await response.json().catch(() => ({}));
+  if (response.status === 403 && !retried) {
+    const entered = prompt("The PIN shown on the kiosk's screen:");
+    if (entered) { sessionStorage.setItem("pin", entered.trim()); return setValue(value, true); }
+  }
+  message.textContent = response.ok ? "" : (data.error || `error ${response.status}`);
   await load();
 }
 
