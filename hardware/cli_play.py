@@ -47,7 +47,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from zonkcam.hardware.app import TableApp
     from zonkcam.hardware.cameras import CameraError, DemoCamera, Reconnecting, detect_camera
     from zonkcam.hardware.store import Store, default_path
-    from zonkcam.hardware.web import Hub, create_app, new_pin
+    from zonkcam.hardware.web import Access, Hub, create_app, new_pin
     from zonkcam.models.registry import Registry
     from zonkcam.rules.game import GameSetup
     from zonkcam.rules.turn import IllegalAction
@@ -91,7 +91,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     captures = CaptureSet(args.capture) if args.capture else None
     app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
                    on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo",
-                   captures=captures, model=str(args.model or Registry().active_path()))
+                   captures=captures, model=str(args.model or Registry().active_path()),
+                   review=bool(args.capture))
     try:
         table = TableConfig.load(args.table) if args.table else None
         # Every source but the demo is retried when it fails, and the display says so.
@@ -119,8 +120,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         from zonkcam.hardware.review import review_routes
 
-        extra = review_routes(args.capture, pin) if args.capture else None
-        uvicorn.run(create_app(app, hub, pin=pin, extra_routes=extra), host=host, port=args.port,
+        access = Access(pin)  # one PIN guard for the kiosk's actions and the review page's
+        extra = review_routes(args.capture, access) if args.capture else None
+        uvicorn.run(create_app(app, hub, access=access, extra_routes=extra), host=host, port=args.port,
                     log_level="warning")
     finally:
         stop.set()
@@ -226,7 +228,7 @@ def _bank_button(pin: int, app) -> None:
         try:
             app.act({"action": "bank"})
         except ActionError as exc:
-            app.live.message = f"bank button: {exc}"
+            app.say(f"bank button: {exc}")
             app.publish_state()
 
     button = Button(pin)
