@@ -120,3 +120,37 @@ def test_statistics_page_and_json(table):
         assert c.get("/static/stats.js").status_code == 200
         table.actions.append({"action": "undo"})
         assert c.get("/api/stats").json() == {"games": 1, "players": [{"name": "Biggles", "turns": 1}]}
+
+
+LAN_PHONE = ("127.0.0.2", 50001)  # another machine, as far as the server can tell
+
+
+def test_a_phone_unlocks_with_the_pin_and_a_guesser_is_locked_out(table):
+    with client(table, LAN_PHONE) as c:
+        assert c.post("/api/unlock", json={}, headers={"X-Zonkcam-PIN": "4321"}).json() == {"ok": True}
+        for guess in ("0000", "1111", "2222", "3333", "4444"):
+            r = c.post("/api/unlock", json={}, headers={"X-Zonkcam-PIN": guess})
+            assert r.status_code == 403 and r.json() == {"error": "wrong PIN"}
+        # Five misses a minute: even the right PIN waits now, so 10,000 PINs take days.
+        locked = c.post("/api/action", json={"action": "undo"}, headers={"X-Zonkcam-PIN": "4321"})
+        assert locked.status_code == 429 and "wait" in locked.json()["error"]
+    assert table.actions == []
+
+
+def test_another_web_page_cannot_act_even_on_the_kiosk_itself(table):
+    with client(table, LOCAL) as c:
+        hostile = c.post("/api/action", json={"action": "undo"}, headers={"Origin": "http://evil.example"})
+        assert hostile.status_code == 403
+        # A form or a no-cors fetch cannot send JSON: a plain-text body is not an action.
+        plain = c.post("/api/action", content=b'{"action": "undo"}', headers={"Content-Type": "text/plain"})
+        assert plain.status_code == 415
+        own = c.post("/api/action", json={"action": "undo"}, headers={"Origin": "http://testserver"})
+        assert own.status_code == 200
+    assert table.actions == [{"action": "undo"}]
+
+
+def test_the_throw_on_the_table_is_served_from_the_frame_it_was_read_from(table):
+    table.throw_jpeg = lambda key: b"\xff\xd8throw" if key == "p3" else None
+    with client(table, LOCAL) as c:
+        assert c.get("/api/throw/p3.jpg").content == b"\xff\xd8throw"
+        assert c.get("/api/throw/4.jpg").status_code == 404
