@@ -32,13 +32,13 @@ def test_same_seed_same_footage_and_truth():
 
 
 def test_plain_throws_are_reported_exactly_with_kept_and_removed_dice():
-    sim, stream, result = play(SimConfig(seed=101, throws=4, p_off_table=0, p_cocked=0,
+    sim, _, result = play(SimConfig(seed=101, throws=4, p_off_table=0, p_cocked=0,
                                          p_stacked=0, p_disturbance=0, p_nudge=0,
                                          keep_policy=lambda values, n: ([0], n)))
     assert result.exact == result.throws == 4, result.misses
     assert result.phantoms == 0
     assert any(t["kept"] for t in sim.truth["throws"])
-    assert stream.stats.to_json()["latency_ms_median"] < 300
+    # Latency is a benchmark figure (benchmarks/live_eval.py), never a wall-clock assert here.
 
 
 def test_disturbances_make_no_phantom_throws():
