@@ -5,6 +5,7 @@
     Baldrick bank                # Bank
     Quean spaz [reason]          # Spaz
     Baldrick penalty space       # Penalty: space, dealer-spaz, miscall, clock, foul N, next N
+    Baldrick space               # the same ("Baldrick foul 2" is "Baldrick penalty foul 2")
     magic 2 3 3 5 5              # the scorekeeper's MAGIC NUMBER (W2)
     Baldrick roll 6              # one die for the order of play (W3, C9)
     Baldrick goes first|last     # C9: the highest throw chooses
@@ -37,13 +38,15 @@ from typing import ClassVar
 
 from zonkcam.rules.dice import Die, parse_die
 
+PENALTIES = ("space", "dealer-spaz", "miscall", "clock", "foul", "next")
+# Penalties a table calls by name, like a spaz: "Ann space" is "Ann penalty space".
+PENALTY_VERBS = frozenset({"space", "dealer-spaz", "miscall", "foul"})
 TURN_VERBS = frozenset({"throw", "keep", "bank", "spaz"})
-PLAYER_VERBS = TURN_VERBS | {"penalty", "roll", "goes", "give", "rule", "permanent", "shaharazad",
-                             "accept", "decline"}
+PLAYER_VERBS = TURN_VERBS | PENALTY_VERBS | {"penalty", "roll", "goes", "give", "rule", "permanent",
+                                             "shaharazad", "accept", "decline"}
 GAME_VERBS = frozenset({"magic", "vote", "end"})
 LOG_VERBS = frozenset({"undo", "correct"})
 VERBS = PLAYER_VERBS | GAME_VERBS | LOG_VERBS
-PENALTIES = ("space", "dealer-spaz", "miscall", "clock", "foul", "next")
 
 
 class ActionError(ValueError):
@@ -251,6 +254,8 @@ def _typed(verb: str, player: str | None, args: tuple[str, ...], players: Sequen
         if len(args) > 1:
             raise ActionError("spaz takes at most a reason")
         return Spaz(player, args[0] if args else "")
+    if verb in PENALTY_VERBS:
+        verb, args = "penalty", (verb, *args)
     if verb == "penalty":
         if not args:
             raise ActionError(f"penalty is one of: {', '.join(PENALTIES)}")

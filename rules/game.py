@@ -474,6 +474,10 @@ class Game:
 
     def _live_for(self, player: str) -> TurnRecord:
         if self.live is None or self.live.player != player:
+            last = self.turns[-1] if self.turns else None
+            if last is not None and last.player == player and last.over:  # a bank after a zonk
+                word = last.mark or last.outcome
+                raise IllegalAction(f"{player}'s turn is over ({word}): {self.current or 'nobody'} is up")
             raise IllegalAction(f"{player} has no turn going (throw first)")
         return self.live
 
@@ -612,7 +616,7 @@ class Game:
         elif rules.sympathy:
             player.scoreless += 1
             if hitrules.sympathy_due(player.scoreless, player.sympathies, rules.sympathy):
-                earn("sympathy", optional=True)
+                earn("sympathy", optional=rules.sympathy_optional)
                 player.scoreless = 0
                 player.sympathies += 1
 

@@ -65,6 +65,9 @@ class HitRules:
     bonus: bool = False  # A9 the bonus round hit
     # A10, C7: scoreless turns in a row before each optional sympathy hit; the last gap repeats
     sympathy: tuple[int, ...] = ()
+    # A10: albany's sympathy hits are offered, not earned (no total counts them); classic's
+    # (C7, seed 002:32) are hits like any other
+    sympathy_optional: bool = True
     lost_on_zonk: tuple[str, ...] = ()  # sources lost when the turn does not bank (Z4)
 
 

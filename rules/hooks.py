@@ -35,7 +35,8 @@ def devil(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Eve
 
 
 def social(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
-    return [Social(f) for f in range(1, 7) if c[f - 1] >= 4]
+    """A1: four of a kind (001:18); five of a kind is a line of its own (001:19), no social."""
+    return [Social(f) for f in range(1, 7) if c[f - 1] == 4]
 
 
 def five_ones(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
@@ -53,7 +54,7 @@ def courtesy_hit(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> l
     pairs = {color for color, n in set_colors.items() if n == 2}
     events: list[Event] = []
     for face in range(1, 7):
-        if c[face - 1] < 3:
+        if not 3 <= c[face - 1] <= 4:  # five of a kind is its own line (001:19), no courtesy
             continue
         shown = Counter(d.color for d in dice if d.value == face)
         if not lynch_pins & shown.keys():

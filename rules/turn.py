@@ -89,7 +89,8 @@ class Turn:
 
     def keep(self, indexes: Sequence[int]) -> Kept:
         """Set aside these dice (indexes into the last throw)."""
-        self._require("keep", "throw first")
+        self._require("keep", "throw first" if self.throws == 0
+                      else "the last throw's dice are already set aside: throw the dice left, or bank")
         option = self._option(indexes)
         self._apply_keep(option)
         return self._last_kept()
@@ -208,10 +209,10 @@ class Turn:
         if option is None:
             values = " ".join(str(self.last.dice[i].value) for i in sorted(indexes))
             unbreakable = [s for s in self.ruleset.scoring.straights if s.unbreakable]
-            hint = ""
             if unbreakable and any(e.type == "straight" for e in self.last.events):
-                hint = f": a {unbreakable[0].name} cannot be broken up"
-            raise IllegalAction(f"{values} cannot be set aside: only scoring dice may be kept{hint}")
+                raise IllegalAction(f"{values} cannot be set aside: a {unbreakable[0].name} cannot be "
+                                    "broken up (keep all of it)")
+            raise IllegalAction(f"{values} cannot be set aside: only scoring dice may be kept")
         return option
 
     def _apply_keep(self, option: Option) -> None:

@@ -33,7 +33,8 @@ def test_a7_flair_number_first_to_5000_and_thousands():
     game = play("A throw 5 5 5 5 5\nA keep 5 5 5 5 5\nA throw 2 3 4 6 1\nA keep 1\nA bank\n",
                 "albany", "A,B")
     assert game.players["A"].score == 5100
-    assert sorted(sources(game, "A")) == ["first_to", "social"] + ["thousand"] * 5 + ["three_in_three"]
+    # five of a kind is no social (A1 is four of a kind): the hits are A7's and A8's
+    assert sorted(sources(game, "A")) == ["first_to"] + ["thousand"] * 5 + ["three_in_three"]
     game = play("set hits.specials = [500]\nA throw 5 5 5 2 3\nA bank\n", "albany", "A,B")
     assert sources(game, "A") == ["special"]
 

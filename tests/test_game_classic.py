@@ -23,11 +23,13 @@ def test_c6_special_numbers_are_hits():
     assert sources(game, "A") == ["special"]
 
 
-def test_c7_sympathy_after_n_zonks_in_a_row_is_optional():
+def test_c7_sympathy_after_n_zonks_in_a_row_is_a_hit():
+    """The rule is optional for the table (announced at the start); once on, a sympathy hit is a
+    bong hit like any other (002:32, 002:43), unlike albany's offered ones (A10)."""
     zonk = "A throw 2 2 3 3 6\nB throw 2 2 3 3 6\n"
     game = play("set hits.sympathy = [2]\n" + zonk * 2, "classic", "A,B")
-    assert sources(game, "A") == ["sympathy"] and hits(game, "A") == 0  # offered, not earned
-    assert texts(game)[1][0] == "(Straw Dick) 0(*)"
+    assert sources(game, "A") == ["sympathy"] and hits(game, "A") == 1
+    assert texts(game)[1][0] == "(Straw Dick) 0*"
 
 
 def test_c9_two_or_three_players_highest_chooses_first_or_last():

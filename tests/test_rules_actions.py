@@ -1,4 +1,6 @@
 """Typed actions: what programs hand the game; their text is only how a log stores them (X3)."""
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -100,6 +102,30 @@ def test_a_correction_that_does_not_fit_its_throw_is_refused(log, error):
 def test_a_malformed_action_says_what_is_wrong(line, error):
     with pytest.raises(ActionError, match=error):
         parse_action(line, PLAYERS)
+
+
+def test_a_penalty_is_called_by_its_name_as_a_spaz_is():
+    assert parse_action("Ann space", PLAYERS) == Penalty("Ann", "space")
+    assert parse_action("Bob foul 2", PLAYERS) == Penalty("Bob", "foul", 2)
+
+
+@pytest.mark.parametrize(("lines", "error"), [
+    (["Ann throw 1 5 2 3 6", "Ann keep 1", "Ann keep 5"], "already set aside: throw the dice left, or bank"),
+    (["Ann throw 2 2 3 3 6", "Ann bank"], "Ann's turn is over (ZONK): Bob is up"),
+])
+def test_a_refused_action_says_what_is_going_on(lines, error):
+    game = Game(GameSetup(load_variant("wheaton"), PLAYERS))
+    for line in lines[:-1]:
+        game.apply(parse_action(line, PLAYERS))
+    with pytest.raises(IllegalAction, match=re.escape(error)):
+        game.apply(parse_action(lines[-1], PLAYERS))
+
+
+def test_breaking_a_straw_hat_says_so():
+    game = Game(GameSetup(load_variant("classic"), PLAYERS))
+    game.apply(parse_action("Ann throw 1 2 3 4 5", PLAYERS))
+    with pytest.raises(IllegalAction, match=r"^1 cannot be set aside: a straw hat cannot be broken up"):
+        game.apply(parse_action("Ann keep 1", PLAYERS))
 
 
 def test_other_verbs_stay_plain_actions():

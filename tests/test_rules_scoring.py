@@ -69,6 +69,9 @@ def test_a1_four_of_a_kind_is_a_social_with_no_extra_points():
 def test_a2_five_of_a_kind():
     assert best("albany", 3, 3, 3, 3, 3) == 3000
     assert best("albany", 1, 1, 1, 1, 1) == 10_000
+    # Its own line of the seed (001:19): no social (four of a kind, 001:18), no courtesy hit.
+    five = score("albany", 3, 3, 3, 3, 3, colors="green,red,red,white,white")
+    assert not {"social", "courtesy_hit"} & set(types(five.events))
 
 
 def test_a3_straights_1500():
