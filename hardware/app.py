@@ -17,6 +17,7 @@ starts afresh, so a throw half-seen before the gap is never completed by frames 
 """
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import threading
@@ -58,6 +59,7 @@ from zonkcam.rules.turn import IllegalAction
 from zonkcam.vision.dice import Die
 
 log = logging.getLogger(__name__)
+_SERIALS = itertools.count(1)
 
 TURNS_LOST = {"foul", "next"}  # penalties that take a number of further turns (A13, A15)
 FRAME_EVERY_S = 0.2  # the display's live picture: five frames a second is plenty
@@ -95,6 +97,7 @@ class Shown:
     frame_size: tuple[int, int]
     reason: str | None = None  # why it is not scored (None: scored)
     capture: str | None = None  # its frame in the capture set, when capturing
+    serial: int = field(default_factory=lambda: next(_SERIALS))  # this settle, among all
 
     @property
     def scored(self) -> bool:
@@ -134,7 +137,7 @@ class TableApp:
         self.shown: Shown | None = None
         self.tally: Counter[str] = Counter()  # settled throws: scored, spaz, unread, refused
         self._redo: list[AnyAction] = []  # what undo took back, the latest last
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()  # the camera thread and the page's actions take turns
         odds_table(self.game.ruleset).values(opened=True)  # solve once now, not mid-turn
 
     @property
@@ -197,7 +200,7 @@ class TableApp:
         self.publish_state()
 
     def expecting_throw(self) -> bool:
-        with self._lock:
+        with self.lock:
             if self.rolloff is not None:
                 return True
             game = self.game
@@ -209,7 +212,7 @@ class TableApp:
         a capture for review."""
         seen = Seen(tuple(event.thrown), tuple(event.kept), tuple(event.flags))
         if self.rolloff is not None:
-            with self._lock:
+            with self.lock:
                 self._rolloff_throw(seen)
             self.publish_state()
             return
@@ -217,7 +220,7 @@ class TableApp:
         if self.captures is not None:
             capture = self.captures.add(image, [*seen.kept, *seen.thrown], self.model, rejected=unread)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        with self._lock:
+        with self.lock:
             self.shown = Shown(f"p{sum(self.tally.values()) + 1}", self.game.current, seen,
                                jpeg.tobytes() if ok else b"", (image.shape[1], image.shape[0]),
                                capture=capture)
@@ -348,7 +351,7 @@ class TableApp:
     # --- the display side (web.Table) ---------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        with self._lock:
+        with self.lock:
             return view.page_state(self)
 
     def rulesets(self) -> dict[str, tuple[str, Ruleset | None]]:
@@ -375,7 +378,7 @@ class TableApp:
         """One action from the display; the answer's `message` says what it did."""
         name = action["action"]
         message = ""
-        with self._lock:
+        with self.lock:
             game = self.game
             try:
                 if name == "bank":
@@ -545,7 +548,7 @@ class TableApp:
         return shown.jpeg if shown is not None and shown.key == key else None
 
     def stats(self) -> dict[str, Any]:
-        with self._lock:  # the store's connection is shared with the camera thread
+        with self.lock:  # the store's connection is shared with the camera thread
             return from_store(self.store).to_json()
 
     def evidence_jpeg(self, throw_id: str) -> bytes | None:

@@ -40,6 +40,7 @@ def page_state(app: TableApp) -> dict[str, Any]:
     live_turn = rec.turn if rec is not None else None
     last = live_turn.last if live_turn is not None and live_turn.state == "keep" else None
     best = last.best if last is not None else None
+    current_row = rec.row if rec is not None else game.round_row  # the row being played
     return {
         "game": {"id": app.game_id, "variant": data["variant"], "title": data["title"],
                  "phase": data["phase"], "header": data["header"], "round": game.round,
@@ -50,8 +51,9 @@ def page_state(app: TableApp) -> dict[str, Any]:
         "sheet": {
             "players": [p["name"] for p in data["players"]],
             "rows": [{"label": r["label"], "kind": r["kind"], "halftime": r["kind"] != "round",
+                      "current": i == current_row,
                       "cells": [c | {"evidence": app.evidence(c["turn"])} for c in r["cells"]]}
-                     for r in data["rows"]],
+                     for i, r in enumerate(data["rows"])],
             "totals": [f"{p['score']} ({p['hits']}¶)" for p in data["players"]],
         },
         "turn": {
@@ -98,7 +100,9 @@ def page_state(app: TableApp) -> dict[str, Any]:
 def legend(ruleset: Ruleset) -> list[dict[str, str]]:
     """What the marks on the sheet mean."""
     rules = ruleset.sheet
-    out = [{"mark": rules.hit, "meaning": "a hit"}, {"mark": "¶", "meaning": "hits in the totals"}]
+    out = [{"mark": rules.hit, "meaning": "a hit"}]
+    if rules.hit != "¶":
+        out.append({"mark": "¶", "meaning": "hits, in the totals"})
     if rules.optional_hit:
         out.append({"mark": rules.optional_hit, "meaning": "a hit the player may take"})
     out += [{"mark": mark, "meaning": HIT_SOURCES.get(source, f"{source} hit")}
@@ -115,8 +119,10 @@ def _throw(shown: Shown | None) -> dict[str, Any] | None:
     label = (f"{who}throw #{shown.key}" if shown.scored else f"{who}throw waiting to be scored")
     kept = [{"index": None, "kept": True, **_die(d)} for d in shown.seen.kept]
     thrown = [{"index": i, "kept": False, **_die(d)} for i, d in enumerate(shown.seen.thrown)]
+    # the picture's address changes with every settle: a page never shows a stale one
+    frame = f"/api/throw/{shown.key}.jpg?v={shown.serial}" if shown.jpeg else None
     return {"id": shown.key, "label": label, "player": shown.player, "scored": shown.scored,
-            "reason": shown.reason, "frame": f"/api/throw/{shown.key}.jpg" if shown.jpeg else None,
+            "reason": shown.reason, "frame": frame,
             "frame_size": list(shown.frame_size), "flags": list(shown.seen.flags), "dice": kept + thrown}
 
 

@@ -41,7 +41,7 @@ def test_demo_throws_are_scored_on_the_page_and_in_the_database(browser, tmp_pat
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(url)
         s = wait_for_actions(url, 1)
-        page.wait_for_function("document.querySelectorAll('#sheet thead th').length === 2")
+        page.wait_for_function("document.querySelectorAll('#sheet thead th[scope=col]').length === 2")
         assert page.inner_text("#sheet thead").split() == ["Ann", "Bob"]
         # the live picture: it loads apart from the page, so it is waited for (times out if never)
         page.wait_for_function("document.querySelector('#frame').naturalWidth > 0")
