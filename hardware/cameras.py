@@ -15,6 +15,7 @@ per-frame path and whose main stream is captured only when the dice are at rest)
 """
 from __future__ import annotations
 
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -27,6 +28,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
@@ -119,16 +121,22 @@ class FrameFolder(_Base):
         self._size: tuple[int, ...] | None = None
 
     def read(self) -> Frame | None:
-        if self._index >= len(self.files):
-            return None
-        path = self.files[self._index]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise CameraError(f"{path}: not an image OpenCV can decode")
-        self._size = _same_size(str(path), self._size, image, self._index)
-        self._last = Frame(image, self._index / self.fps, self._index)
-        self._index += 1
-        return self._last
+        """The next frame that decodes: a corrupt file is skipped and logged, never a reason to
+        start the folder over (its throws would be scored again)."""
+        while self._index < len(self.files):
+            path = self.files[self._index]
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            index = self._index
+            self._index += 1
+            if image is None:
+                log.warning("%s: not an image OpenCV can decode; skipped", path)
+                continue
+            self._size = _same_size(str(path), self._size, image, index)
+            self._last = Frame(image, index / self.fps, index)
+            return self._last
+        if self._size is None:
+            raise CameraError(f"{self.name}: none of its {len(self.files)} images could be decoded")
+        return None
 
 
 class UsbCamera(_Base):

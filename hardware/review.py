@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_common import CliError, port
 
 if TYPE_CHECKING:
     from zonkcam.hardware.web import Access
@@ -133,7 +133,7 @@ def create_review_app(root: str | Path):
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("review", help="review page for captured dice: least confident first, fix in bulk")
     p.add_argument("captures", metavar="CAPTURE_DIR", help="a folder made by zonkcam capture")
-    p.add_argument("--port", type=int, default=8081)
+    p.add_argument("--port", type=port, default=8081)
     p.set_defaults(func=cmd_review)
 
 

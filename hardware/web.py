@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import json
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -22,12 +24,15 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 LOCAL_HOSTS = {"127.0.0.1", "::1"}
 KEEPALIVE_S = 15.0
+MAX_BODY = 16_384  # bytes of one action: the largest real one is a few hundred
+MAX_STREAMS = 64  # open event streams (pages), well under the 1,024 files a service may hold
 
 
 class ActionError(ValueError):
@@ -90,7 +95,40 @@ class Hub:
 
 
 def new_pin() -> str:
-    return f"{secrets.randbelow(10_000):04d}"
+    """Six digits: with five tries a minute (`PinGuard`), guessing takes about a year."""
+    return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def own_host(host_header: str | None) -> bool:
+    """Whether a request's Host names this machine: an IP address, localhost, or this machine's
+    name. A web page whose domain name was pointed at the kiosk (DNS rebinding) sends its own
+    name, and must read no state and send no action."""
+    if not host_header:
+        return False
+    host = urlsplit(f"//{host_header}").hostname or ""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    name = socket.gethostname().lower()
+    return host in ("localhost", name, f"{name}.local")
+
+
+class OwnHostOnly:
+    """ASGI middleware: a request whose Host is not this machine's (see `own_host`) gets 421."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if not own_host(host):
+                refusal = JSONResponse({"error": "not this kiosk's address"}, status_code=421)
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class PinGuard:
@@ -188,6 +226,9 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         return JSONResponse(with_access(table.state(), request))
 
     async def events(request: Request) -> Response:
+        if hub.subscribers >= MAX_STREAMS:  # each one holds a connection: keep some for the kiosk
+            return JSONResponse({"error": "too many pages open"}, status_code=503)
+
         async def stream() -> AsyncIterator[str]:
             yield f"event: state\ndata: {json.dumps(with_access(table.state(), request))}\n\n"
             async for kind, data in hub.subscribe():
@@ -210,9 +251,14 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
     async def action(request: Request) -> Response:
         if (no := refused(request)) is not None:
             return no
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                return JSONResponse({"error": f"an action is at most {MAX_BODY} bytes"}, status_code=413)
         try:
-            body = await request.json()
-        except ValueError:
+            body = json.loads(raw)
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             return JSONResponse({"error": "the action must be a JSON object"}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("action"), str):
             return JSONResponse({"error": 'expected {"action": NAME, ...}'}, status_code=400)
@@ -260,4 +306,4 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         Route("/api/unlock", unlock, methods=["POST"]),
         *(extra_routes or []),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OwnHostOnly)])

@@ -146,6 +146,9 @@ class CaptureSet:
         return sorted(p.stem for p in (self.root / "meta").glob("*.json"))
 
     def meta(self, name: str) -> dict:
+        # A name is a file stem inside the set: one from outside ("../x") is no frame of it.
+        if not name or "/" in name or "\\" in name or name.startswith("."):
+            raise CaptureError(f"{self.root}: no captured frame {name!r}")
         try:
             return json.loads((self.root / "meta" / f"{name}.json").read_text())
         except FileNotFoundError:

@@ -39,6 +39,7 @@ from typing import ClassVar
 from zonkcam.rules.dice import Die, parse_die
 
 PENALTIES = ("space", "dealer-spaz", "miscall", "clock", "foul", "next")
+MAX_TURNS_LOST = 20  # a penalty's further turns lost: a game is not longer than that
 # Penalties a table calls by name, like a spaz: "Ann space" is "Ann penalty space".
 PENALTY_VERBS = frozenset({"space", "dealer-spaz", "miscall", "foul"})
 TURN_VERBS = frozenset({"throw", "keep", "bank", "spaz"})
@@ -147,8 +148,8 @@ class Penalty(_Line):
     def __post_init__(self) -> None:
         if self.kind not in PENALTIES:
             raise ActionError(f"penalty is one of: {', '.join(PENALTIES)}")
-        if self.turns < 0:
-            raise ActionError("turns lost cannot be negative")
+        if not 0 <= self.turns <= MAX_TURNS_LOST:
+            raise ActionError(f"turns lost are 0 to {MAX_TURNS_LOST}, not {self.turns}")
 
     @property
     def args(self) -> tuple[str, ...]:

@@ -56,11 +56,23 @@ def test_frames_of_changing_size_are_refused(tmp_path):
 def test_corrupt_frame_and_unreadable_video_are_clear_errors(tmp_path):
     (tmp_path / "frames").mkdir()
     (tmp_path / "frames" / "x.jpg").write_bytes(b"not a jpeg")
-    with pytest.raises(CameraError, match="not an image"):
+    with pytest.raises(CameraError, match="none of its 1 images could be decoded"):
         FrameFolder(tmp_path / "frames").read()
     (tmp_path / "clip.mp4").write_bytes(b"\x00" * 100)
     with pytest.raises(CameraError, match=r"clip\.mp4"):
         VideoFile(tmp_path / "clip.mp4").read()
+
+
+def test_a_corrupt_frame_in_a_folder_is_skipped_and_play_goes_on(tmp_path):
+    """Never back to frame 0: the folder's throws would be scored a second time."""
+    for i, image in enumerate(frames(3, (64, 48))):
+        cv2.imwrite(str(tmp_path / f"{2 * i}.png"), image)
+    (tmp_path / "1.png").write_bytes(b"\x89PNG broken")
+    camera = FrameFolder(tmp_path)
+    indexes = []
+    while (frame := camera.read()) is not None:
+        indexes.append(frame.index)
+    assert indexes == [0, 2, 3]  # positions in the folder: 1 is the broken file
 
 
 def test_unknown_camera_spec(tmp_path):

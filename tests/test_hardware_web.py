@@ -4,7 +4,8 @@ import threading
 
 import pytest
 from starlette.testclient import TestClient
-from zonkcam.hardware.web import ActionError, Hub, create_app
+from zonkcam.hardware import web
+from zonkcam.hardware.web import ActionError, Hub, create_app, own_host
 
 LOCAL = ("127.0.0.1", 50000)
 LAN = ("192.168.1.23", 50000)
@@ -39,7 +40,7 @@ def table():
 
 
 def client(table, who, pin="4321", hub=None):
-    return TestClient(create_app(table, hub or Hub(), pin=pin), client=who)
+    return TestClient(create_app(table, hub or Hub(), pin=pin), client=who, base_url="http://localhost:8080")
 
 
 def test_local_kiosk_acts_and_sees_the_pin(table):
@@ -144,7 +145,7 @@ def test_another_web_page_cannot_act_even_on_the_kiosk_itself(table):
         # A form or a no-cors fetch cannot send JSON: a plain-text body is not an action.
         plain = c.post("/api/action", content=b'{"action": "undo"}', headers={"Content-Type": "text/plain"})
         assert plain.status_code == 415
-        own = c.post("/api/action", json={"action": "undo"}, headers={"Origin": "http://testserver"})
+        own = c.post("/api/action", json={"action": "undo"}, headers={"Origin": "http://localhost:8080"})
         assert own.status_code == 200
     assert table.actions == [{"action": "undo"}]
 
@@ -154,3 +155,26 @@ def test_the_throw_on_the_table_is_served_from_the_frame_it_was_read_from(table)
     with client(table, LOCAL) as c:
         assert c.get("/api/throw/p3.jpg").content == b"\xff\xd8throw"
         assert c.get("/api/throw/4.jpg").status_code == 404
+
+
+def test_a_page_under_another_name_reads_nothing_dns_rebinding(table):
+    with TestClient(create_app(table, Hub(), pin="4321"), client=LOCAL,
+                    base_url="http://evil.example:8080") as c:
+        assert c.get("/api/state").status_code == 421
+        assert c.post("/api/action", json={"action": "undo"}).status_code == 421
+    for host in ("localhost:8080", "127.0.0.1:8080", "[::1]:8080", "192.168.1.23:8080"):
+        assert own_host(host), host
+    assert not own_host("evil.example:8080") and not own_host(None)
+    assert table.actions == []
+
+
+def test_oversized_and_deeply_nested_actions_are_refused(table, monkeypatch):
+    with client(table, LOCAL) as c:
+        big = c.post("/api/action", json={"action": "undo", "pad": "x" * 20_000})
+        assert big.status_code == 413
+        deep = b'{"action": "undo", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}"  # past the parser's depth
+        nested = c.post("/api/action", content=deep, headers={"Content-Type": "application/json"})
+        assert nested.status_code == 400
+        monkeypatch.setattr(web, "MAX_STREAMS", 0)
+        assert c.get("/api/events").status_code == 503
+    assert table.actions == []

@@ -144,3 +144,18 @@ def test_the_page_says_what_bank_would_add_and_why_it_cannot(app):
     assert state["players"][0] == {"name": "Dee", "score": 0, "hits": 0, "to_target": 10_000,
                                    "current": True}
     assert {"mark": "»", "meaning": "the new total after a banked turn"} in state["legend"]
+
+
+def test_any_printable_name_plays_and_survives_a_restart(tmp_path):
+    """Names are data in typed actions, quoted in the log: spaces, quotes, a newline."""
+    store = Store(tmp_path / "z.db")
+    names = ("Mary Ann", 'Bo "the dice" B', "Line\nBreak")
+    game_id = store.new_game(GameSetup(load_variant("wheaton"), names))
+    app = TableApp(store, game_id, Hub(), tmp_path / "evidence", on_message=lambda m: None)
+    app.on_throw(event([1, 1, 1, 2, 3]), IMAGE)
+    app.act({"action": "bank"})
+    app.on_throw(event([5, 5, 5, 2, 3]), IMAGE)
+    app.act({"action": "penalty", "penalty": "next", "player": names[2], "turns": 1})
+    resumed = Store(tmp_path / "z.db").game(game_id)
+    assert resumed.players["Mary Ann"].score == 1000 and resumed.current == names[1]
+    assert [a.player for a in resumed.log] == [names[0], names[0], names[1], names[2]]

@@ -20,7 +20,7 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
           from_address(port) as lan):
         with urllib.request.urlopen(kiosk + "/api/state", timeout=10) as r:
             access = json.loads(r.read())["access"]
-        assert access["local"] and access["can_act"] and len(access["pin"]) == 4
+        assert access["local"] and access["can_act"] and len(access["pin"]) == 6
         pin = access["pin"]  # shown on the kiosk's own screen
         local = browser.new_page()
         local.goto(kiosk)
@@ -44,7 +44,7 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
         }"""
         status, body = phone.evaluate(post, [None])
         assert status == 403 and "PIN" in body["error"]
-        wrong = f"{(int(pin) + 1) % 10000:04d}"
+        wrong = f"{(int(pin) + 1) % 1_000_000:06d}"
         assert phone.evaluate(post, [wrong])[0] == 403
         assert state["game"]["id"] == 1
         status, body = phone.evaluate(post, [pin])

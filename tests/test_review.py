@@ -1,5 +1,6 @@
 """The review page of captured dice: JSON API, least confident first, bulk correction, browser."""
 import json
+import os
 
 import numpy as np
 import pytest
@@ -84,6 +85,19 @@ def test_bad_corrections_are_refused(captures):
     assert r.status_code == 404 and "nope" in r.json()["error"]
     assert client.get(f"/api/review/crop/{name}/9").status_code == 404
     assert not captures.meta(name)["reviewed"]
+
+
+def test_a_name_from_outside_the_capture_folder_is_no_frame(captures, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.json").write_text(json.dumps({"dice": [{"value": 1}], "reviewed": False}))
+    client = TestClient(Starlette(routes=review_routes(captures.root)), client=("127.0.0.1", 5000))
+    relative = os.path.relpath(outside / "victim", captures.root / "meta")
+    for name in (relative, str(outside / "victim"), ".hidden"):
+        r = client.post("/api/review/correct", json={"items": [{"name": name, "die": 0}], "value": 2})
+        assert r.status_code == 404, name
+    assert json.loads((outside / "victim.json").read_text())["dice"][0]["value"] == 1
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.json"]
 
 
 def test_lan_corrections_need_the_pin(captures):
