@@ -25,19 +25,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_capture(args: argparse.Namespace) -> int:
     from zonkcam.hardware.cameras import CameraError, DemoCamera, open_camera
     from zonkcam.models.captures import CaptureSet
-    from zonkcam.models.registry import Registry
+    from zonkcam.models.registry import Registry, RegistryError
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
     from zonkcam.vision.stream import ThrowStream
     from zonkcam.vision.table import TableConfig, TableConfigError
 
-    model = args.model or Registry().active_path()
     try:
+        model = args.model or Registry().active_path()
         camera = (DemoCamera(realtime=False) if args.camera == "demo"
                   else open_camera(args.camera, args.fps))
         reader = Reader(model, dice_set=args.dice_set, overhead=True)
         table = TableConfig.load(args.table) if args.table else getattr(camera, "table", None)
-    except (CameraError, ModelError, TableConfigError) as exc:
+    except (CameraError, ModelError, RegistryError, TableConfigError) as exc:
         raise CliError(str(exc), 1) from None
     captures = CaptureSet(args.out, max_bytes=int(args.max_gb * 1024**3))
     stream = ThrowStream(reader, table)

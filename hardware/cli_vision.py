@@ -60,11 +60,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _reader(model: Path | None, dice_set: Path | None = None):
+    from zonkcam.models.registry import Registry, RegistryError
     from zonkcam.vision.colors import DiceSetError
     from zonkcam.vision.read import ModelError, Reader
 
     try:
-        return Reader(model, dice_set)
+        return Reader(model or Registry().active_path(), dice_set)
+    except RegistryError as exc:
+        raise CliError(str(exc), 1) from exc
     except ModelError as exc:
         raise CliError(str(exc), 1) from exc
     except DiceSetError as exc:

@@ -16,10 +16,10 @@ import itertools
 import sys
 from pathlib import Path
 
+from zonkcam.models.registry import Registry
 from zonkcam.models.rune55 import GROUP_SPLITS, datasets_root, group_split
 from zonkcam.vision import evaluate
 from zonkcam.vision.imageio import decode
-from zonkcam.vision.model import default_model_path
 from zonkcam.vision.read import ModelError, Reader
 
 HEAT = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="tune", choices=GROUP_SPLITS)
     ap.add_argument("--dry-run", action="store_true", help="print the sweep, write nothing")
     args = ap.parse_args(argv)
-    path = args.model or default_model_path()
+    path = args.model or Registry().active_path()
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").exists():
         print(f"rune55 not found at {root} (set ZONKCAM_DATASETS)", file=sys.stderr)

@@ -19,15 +19,9 @@ class ModelError(Exception):
 
 
 def default_model_path() -> Path:
-    """The active model of the model registry (`zonkcam model use`), else the shipped one."""
-    try:
-        from zonkcam.models.registry import Registry, RegistryError
-    except ImportError:  # pragma: no cover - a build without the registry
-        return DEFAULT_MODEL
-    try:
-        return Registry().active_path()
-    except RegistryError as exc:
-        raise ModelError(str(exc)) from exc
+    """The model shipped with the package. Which model a table uses (the registry's active one)
+    is the caller's choice: vision is handed a path and never asks the registry."""
+    return DEFAULT_MODEL
 
 
 class DiceModel:
