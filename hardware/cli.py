@@ -23,6 +23,7 @@ from zonkcam.hardware import (
     review,
 )
 from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.store import StoreError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"zonkcam {args.command}: error: {exc}", file=sys.stderr)
         return exc.status
+    except StoreError as exc:  # the game database: not one, or a game it cannot give back
+        print(f"zonkcam {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

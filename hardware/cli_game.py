@@ -156,10 +156,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_sheet(args: argparse.Namespace) -> int:
     store = _store(args)
     game_id = args.game or store.unfinished() or (store.archive()[-1].id if store.archive() else None)
-    try:
-        _show(store.game(_current(store, game_id)), args.json)
-    except KeyError as exc:
-        raise CliError(str(exc.args[0])) from None
+    _show(store.game(_current(store, game_id)), args.json)
     return 0
 
 
@@ -214,6 +211,8 @@ def cmd_players(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     try:
         text = args.script.read_text(encoding="utf-8") if str(args.script) != "-" else _stdin()
+    except UnicodeDecodeError:
+        raise CliError(f"{args.script}: not a text file (a game script is UTF-8 text)") from None
     except OSError as exc:
         raise CliError(f"{args.script}: {exc.strerror}") from None
     ruleset = ruleset_from(args) if (args.variant or args.rules) else None

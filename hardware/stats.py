@@ -14,13 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from zonkcam.hardware.store import Store, StoreError
 from zonkcam.rules.actions import Throw, effective
 from zonkcam.rules.game import ZONKS, Game
-
-if TYPE_CHECKING:
-    from zonkcam.hardware.store import Store
 
 FACES = 6
 NO_COLOR = "any"  # dice of a variant that does not tell colours apart
@@ -184,7 +182,7 @@ def from_store(store: Store) -> TableStats:
     for (game_id,) in store.db.execute("SELECT id FROM games ORDER BY id").fetchall():
         try:
             game = Game.replay(store.setup(game_id), store.log(game_id))
-        except (ValueError, KeyError) as exc:  # IllegalAction is a ValueError
+        except (ValueError, StoreError) as exc:  # IllegalAction is a ValueError
             stats.skipped.append(f"game {game_id}: {exc}")
             continue
         add_game(stats, game)

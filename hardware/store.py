@@ -21,7 +21,7 @@ from typing import Any
 
 from zonkcam.rules.actions import ActionError, AnyAction, Correct, Undo, parse_action
 from zonkcam.rules.game import Game, GameSetup, PermanentRule, ReplayError
-from zonkcam.rules.ruleset import ruleset_from_dict
+from zonkcam.rules.ruleset import RulesetError, ruleset_from_dict
 from zonkcam.rules.turn import IllegalAction
 
 ENV = "ZONKCAM_DB"
@@ -80,17 +80,27 @@ class Archived:
     result: dict[str, Any]
 
 
+class StoreError(Exception):
+    """The game database cannot be used as asked: not a database, no such game, a stored action
+    that no longer reads. The message says which."""
+
+
 class Store:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Explicit transactions; one connection shared by the kiosk's camera and web threads,
-        # which take turns (the table app serialises them), hence check_same_thread=False.
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(SCHEMA)
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder: give the game database's file name")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Explicit transactions; one connection shared by the kiosk's camera and web threads,
+            # which take turns (the table app serialises them), hence check_same_thread=False.
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{self.path}: not a game database zonkcam can open ({exc})") from None
         self._games: dict[int, Game] = {}
 
     def close(self) -> None:
@@ -134,20 +144,29 @@ class Store:
         row = self.db.execute("SELECT ruleset, players, started, zone, permanent FROM games WHERE id = ?",
                               (game_id,)).fetchone()
         if row is None:
-            raise KeyError(f"no game {game_id}")
-        ruleset = ruleset_from_dict(json.loads(row[0]), f"game {game_id}")
+            raise StoreError(f"no game {game_id} in {self.path}")
+        try:
+            ruleset = ruleset_from_dict(json.loads(row[0]), f"game {game_id}")
+        except (ValueError, RulesetError) as exc:
+            raise StoreError(f"game {game_id}: its stored rules cannot be read ({exc})") from None
         permanent = tuple(PermanentRule(*r) for r in json.loads(row[4]))
         return GameSetup(ruleset, tuple(json.loads(row[1])), row[2], row[3], permanent)
 
     def log(self, game_id: int) -> list[AnyAction]:
         setup = self.setup(game_id)
-        rows = self.db.execute("SELECT line, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [parse_action(line, setup.players, at) for line, at in rows]
+        rows = self.db.execute("SELECT seq, line, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        try:
+            return [parse_action(line, setup.players, at) for _, line, at in rows]
+        except ActionError as exc:
+            raise StoreError(f"game {game_id}: a stored action cannot be read ({exc})") from None
 
     def game(self, game_id: int) -> Game:
         """The game as its log leaves it (replayed once, then kept up to date)."""
         if game_id not in self._games:
-            self._games[game_id] = Game.replay(self.setup(game_id), self.log(game_id))
+            try:
+                self._games[game_id] = Game.replay(self.setup(game_id), self.log(game_id))
+            except IllegalAction as exc:
+                raise StoreError(f"game {game_id}: its log no longer plays ({exc})") from None
         return self._games[game_id]
 
     def record(self, game_id: int, *actions: str | AnyAction) -> Game:
@@ -232,4 +251,4 @@ class _Transaction:
         self.db.execute("ROLLBACK" if kind else "COMMIT")
 
 
-__all__ = ["ENV", "ActionError", "Archived", "IllegalAction", "Store", "default_path"]
+__all__ = ["ENV", "ActionError", "Archived", "IllegalAction", "Store", "StoreError", "default_path"]

@@ -119,9 +119,13 @@ class Registry:
             return {"active": None, "history": []}
         try:
             state = json.loads(path.read_text())
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RegistryError(f"{path} is corrupt ({exc}); delete it to start over") from None
-        return {"active": state.get("active"), "history": list(state.get("history", []))}
+        history = state.get("history", []) if isinstance(state, dict) else None
+        names = [state.get("active"), *history] if isinstance(history, list) else [0]
+        if not all(n is None or (isinstance(n, str) and n and "/" not in n) for n in names):
+            raise RegistryError(f"{path} is not a model registry state; delete it to start over")
+        return {"active": state.get("active"), "history": list(history or [])}
 
     def _save(self, state: dict) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
