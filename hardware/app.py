@@ -31,10 +31,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 from zonkcam.hardware import view
-from zonkcam.hardware.banners import kinds_and_banners, new_hits
 from zonkcam.hardware.cameras import Camera, CameraError
 from zonkcam.hardware.rolloff import RollOff, RollOffError
-from zonkcam.hardware.stats import from_store
 from zonkcam.hardware.store import Store
 from zonkcam.hardware.umpire import Seen, Unread, actions_for
 from zonkcam.hardware.web import ActionError, Hub
@@ -51,6 +49,7 @@ from zonkcam.rules.actions import (
     effective,
 )
 from zonkcam.rules.actions import ActionError as LineError
+from zonkcam.rules.banners import kinds_and_banners, new_hits
 from zonkcam.rules.dice import Die as RulesDie
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.odds import odds_table
@@ -549,7 +548,7 @@ class TableApp:
 
     def stats(self) -> dict[str, Any]:
         with self.lock:  # the store's connection is shared with the camera thread
-            return from_store(self.store).to_json()
+            return self.store.stats().to_json()
 
     def evidence_jpeg(self, throw_id: str) -> bytes | None:
         turn, _, n = throw_id.partition("-")

@@ -22,6 +22,7 @@ from typing import Any
 from zonkcam.rules.actions import ActionError, AnyAction, Correct, Undo, parse_action
 from zonkcam.rules.game import Game, GameSetup, PermanentRule, ReplayError
 from zonkcam.rules.ruleset import RulesetError, ruleset_from_dict
+from zonkcam.rules.stats import TableStats, add_game
 from zonkcam.rules.turn import IllegalAction
 
 ENV = "ZONKCAM_DB"
@@ -198,6 +199,19 @@ class Store:
                 self.db.execute("UPDATE games SET ended = NULL, result = NULL WHERE id = ?", (game_id,))
         self._games[game_id] = candidate
         return candidate
+
+    def stats(self) -> TableStats:
+        """Every game in the database, finished or not, each replayed afresh from its log; a
+        game that no longer plays is named in `skipped`."""
+        stats = TableStats()
+        for (game_id,) in self.db.execute("SELECT id FROM games ORDER BY id").fetchall():
+            try:
+                game = Game.replay(self.setup(game_id), self.log(game_id))
+            except (IllegalAction, StoreError) as exc:
+                stats.skipped.append(f"game {game_id}: {exc}")
+                continue
+            add_game(stats, game)
+        return stats
 
     def unfinished_games(self) -> list[tuple[int, str, list[str], str]]:
         """Every game not yet over, newest first: (id, variant, players, started)."""

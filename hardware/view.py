@@ -11,11 +11,11 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from zonkcam.hardware.stats import TableStats, add_game
 from zonkcam.rules import sheet
 from zonkcam.rules.game import Game
 from zonkcam.rules.odds import turn_odds
 from zonkcam.rules.ruleset import Ruleset, load_variant, variant_names
+from zonkcam.rules.stats import TableStats, add_game
 
 if TYPE_CHECKING:
     from zonkcam.hardware.app import Shown, TableApp

@@ -2,11 +2,11 @@
 import math
 
 import pytest
-from zonkcam.hardware.stats import add_game, chi2_sf, fairness, from_store, table_stats
 from zonkcam.hardware.store import Store
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
 from zonkcam.rules.ruleset import with_option
+from zonkcam.rules.stats import TableStats, add_game, chi2_sf, fairness
 
 
 def pdf(x, k):
@@ -70,7 +70,7 @@ def test_two_games_one_archived_one_going(store):
     record(store, second, "Bob throw 2 3 4 6 6", "Ann throw 6 6 6 6 6", "undo",
            "Ann throw 1 5 2 3 3", "Ann keep 1 5", "Ann throw 1 2 4", "Ann keep 1",
            "Ann throw 2 2", "Bob throw 5 5 2 3 4")  # Ann's 2 2 scores nothing: BLOADES
-    stats = from_store(store).to_json()
+    stats = store.stats().to_json()
     assert stats["games"] == 2 and stats["skipped"] == []
     ann, bob = stats["players"]
     assert [ann["name"], bob["name"]] == ["Ann", "Bob"]
@@ -92,7 +92,7 @@ def test_turns_zonks_and_average_by_hand(store):
            "Ann throw 5 2 3 4 4", "Ann keep 5", "Ann throw 2 3 4 6",  # BLOADES
            "Bob throw 1 5 2 2 3", "Bob keep 1 5",
            "Bob throw 1 2 3", "Bob bank")             # 100 + 50 + 100 = 250: dials in
-    stats = table_stats([store.game(game)])
+    stats = add_game(TableStats(), store.game(game))
     ann, bob = stats.players["Ann"], stats.players["Bob"]
     assert (ann.turns, ann.zonks, ann.points, ann.best_turn) == (2, 1, 1000, 1000)
     assert ann.zonk_rate == 0.5 and ann.average_turn == 500
@@ -105,7 +105,7 @@ def test_colours_are_counted_apart_and_together(store):
     record(store, game, "Ann throw red:5 green:2 white:3 red:4 green:6 white:6")
     game2 = store.new_game(GameSetup(load_variant("colors6"), ("Bob", "Ann")))
     record(store, game2, "Bob throw red:5 red:5 green:2 green:3 white:6 white:4")
-    stats = from_store(store).to_json()
+    stats = store.stats().to_json()
     ann = next(p for p in stats["players"] if p["name"] == "Ann")
     assert {d["color"]: d["faces"] for d in ann["dice"]} == {
         "green": [0, 1, 0, 0, 0, 1], "red": [0, 0, 0, 1, 1, 0], "white": [0, 0, 1, 0, 0, 1]}
@@ -123,11 +123,11 @@ def test_a_game_that_no_longer_replays_is_reported_not_fatal(store):
     game = store.new_game(GameSetup(load_variant("wheaton"), ("Ann", "Bob")))
     record(store, game, "Ann throw 1 1 1 2 3")
     store.db.execute("UPDATE actions SET line = 'Ann throw 9 9' WHERE game_id = ?", (game,))
-    stats = from_store(store)
+    stats = store.stats()
     assert stats.games == 0 and len(stats.skipped) == 1 and stats.skipped[0].startswith(f"game {game}:")
 
 
 def test_add_game_counts_players_games(store):
     game = store.new_game(GameSetup(load_variant("wheaton"), ("Ann", "Bob")))
-    stats = add_game(add_game(table_stats([]), store.game(game)), store.game(game))
+    stats = add_game(add_game(TableStats(), store.game(game)), store.game(game))
     assert stats.games == 2 and stats.players["Ann"].games == 2 and stats.players["Ann"].turns == 0

@@ -1,6 +1,6 @@
 """Banners on the kiosk: what each recorded action set off, in the seeds' words."""
 from game_helpers import play, script
-from zonkcam.hardware.banners import banners
+from zonkcam.rules.banners import banners
 from zonkcam.rules.game import Game
 
 
@@ -34,7 +34,7 @@ def test_a_zonk_says_its_own_word():
 
 
 def test_new_hits_counts_what_one_action_gave_per_player():
-    from zonkcam.hardware.banners import new_hits
+    from zonkcam.rules.banners import new_hits
 
     game = play("magic 2 3 3 5 5\nA throw 5 3 2 3 5\nA keep 5 5\nA throw 2 4 6\n", "wheaton", "A,B")
     before, after = Game.replay(game.setup, game.log[:-1]), game

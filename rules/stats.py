@@ -3,7 +3,7 @@
 Pure functions over games (replayed from their logs, so undo and corrections are honoured):
 per player and per die colour, how often each face came up in every throw, with a chi-square
 test of fairness (are the six faces equally likely?), and per player the zonk rate and the
-average turn. `from_store` gathers every game of the database, finished or not.
+average turn. The game database gives every game it holds (`hardware.store.Store.stats`).
 
 The chi-square survival function is computed here in closed form (no SciPy on a Pi): for
 ``k`` degrees of freedom it is the regularized upper gamma function Q(k/2, x/2), a finite sum
@@ -12,11 +12,10 @@ for even ``k`` and erfc plus a finite sum for odd ``k``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zonkcam.hardware.store import Store, StoreError
 from zonkcam.rules.actions import Throw, effective
 from zonkcam.rules.game import ZONKS, Game
 
@@ -166,24 +165,4 @@ def add_game(stats: TableStats, game: Game) -> TableStats:
         points = rec.points if rec.outcome == "banked" else 0
         p.points += points
         p.best_turn = max(p.best_turn, points)
-    return stats
-
-
-def table_stats(games: Iterable[Game]) -> TableStats:
-    stats = TableStats()
-    for game in games:
-        add_game(stats, game)
-    return stats
-
-
-def from_store(store: Store) -> TableStats:
-    """Every game in the database, archived or not, each replayed afresh from its log."""
-    stats = TableStats()
-    for (game_id,) in store.db.execute("SELECT id FROM games ORDER BY id").fetchall():
-        try:
-            game = Game.replay(store.setup(game_id), store.log(game_id))
-        except (ValueError, StoreError) as exc:  # IllegalAction is a ValueError
-            stats.skipped.append(f"game {game_id}: {exc}")
-            continue
-        add_game(stats, game)
     return stats
