@@ -107,8 +107,6 @@ def legend(ruleset: Ruleset) -> list[dict[str, str]]:
         out.append({"mark": rules.optional_hit, "meaning": "a hit the player may take"})
     out += [{"mark": mark, "meaning": HIT_SOURCES.get(source, f"{source} hit")}
             for source, mark in rules.marks.items()]
-    if rules.style == "total":
-        out.append({"mark": "»", "meaning": "the new total after a banked turn"})
     return out
 
 

@@ -143,7 +143,8 @@ def test_the_page_says_what_bank_would_add_and_why_it_cannot(app):
     state = app.state()
     assert state["players"][0] == {"name": "Dee", "score": 0, "hits": 0, "to_target": 10_000,
                                    "current": True}
-    assert {"mark": "»", "meaning": "the new total after a banked turn"} in state["legend"]
+    assert state["legend"][0] == {"mark": "¶", "meaning": "a hit"}  # wheaton's, W18
+    assert {"mark": "»", "meaning": "straight hit"} in state["legend"]
 
 
 def test_any_printable_name_plays_and_survives_a_restart(tmp_path):
