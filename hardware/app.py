@@ -431,6 +431,7 @@ class TableApp:
         seq, undone = standing[-1]
         self._record(Undo())
         self._redo.append(undone)
+        self.live.hits = {}  # the hits to take were the undone action's
         if self.shown is not None and self.shown.key == str(seq):
             self.shown = None  # the throw on the page no longer stands
         return f"took back: {undone}"

@@ -236,8 +236,9 @@ def test_undo_says_what_it_takes_back_and_redo_puts_it_back(browser, kiosk):
     page.click("#undo")
     page.wait_for_selector("#message.info")
     assert page.inner_text("#message") == "Took back: Ann's throw #12"
-    page.wait_for_function("!document.querySelector('#redo').disabled")
-    assert page.inner_text("#redo") == "Redo: Ann's throw #12" and page.is_disabled("#undo")
+    page.wait_for_function("!document.querySelector('#redo').disabled"
+                           " && document.querySelector('#undo').disabled")
+    assert page.inner_text("#redo") == "Redo: Ann's throw #12"
     page.click("#redo")
     wait_actions(page, kiosk, [{"action": "undo"}, {"action": "redo"}])
     page.wait_for_function("document.querySelector('#undo').textContent === \"Undo: Ann's throw #12\"")

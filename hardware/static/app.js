@@ -415,8 +415,14 @@ function renderSummary(sum) {
   $("summary-table").tBodies[0].replaceChildren(...(sum.players || []).map((p) => cells(el("tr"),
     [p.name, p.score, p.hits, p.turns, p.zonks, pct(p.zonk_rate), num(p.average_turn), p.best_turn])));
   $("summary-gha").textContent = `G.H.A. (group hit average): ${sum.gha}`;
-  $("summary-time").textContent = sum.started ? `${sum.started} – ${sum.ended || ""}` : "";
+  const hm = (iso) => (iso && iso.length >= 16 ? iso.slice(11, 16) : iso || "");
+  $("summary-time").textContent = sum.started ? `played ${hm(sum.started)}–${hm(sum.ended)}` : "";
+  // A mistaken last action (a bank keyed in twice) can still be taken back from here.
+  const undo = $("summary-undo");
+  undo.hidden = !(state.undo && state.undo.label);
+  undo.textContent = state.undo && state.undo.label ? `Undo: ${state.undo.label}` : "Undo";
 }
+$("summary-undo").onclick = () => act({ action: "undo" });
 
 function renderRolloff(r) {
   document.body.classList.toggle("rolling", !!r);
