@@ -56,6 +56,7 @@ from zonkcam.rules.odds import odds_table
 from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, ruleset_from_dict, variant_names
 from zonkcam.rules.turn import IllegalAction
 from zonkcam.vision.dice import Die
+from zonkcam.vision.table import TableConfig
 
 log = logging.getLogger(__name__)
 _SERIALS = itertools.count(1)
@@ -108,6 +109,7 @@ class Live:
     """What the camera side last saw; read by the display."""
 
     jpeg: bytes | None = None
+    frame_size: tuple[int, int] | None = None  # the camera's frames, before shrinking for the page
     camera: str = "starting"
     message: str = ""
     sent_at: float = 0.0
@@ -118,7 +120,8 @@ class TableApp:
     def __init__(self, store: Store, game_id: int, hub: Hub, evidence_dir: Path, *,
                  gesture_bank: bool = False, captures: CaptureSet | None = None, model: str = "",
                  on_message: Callable[[str], None] = log.info, house_rules: dict[str, Ruleset] | None = None,
-                 demo: bool = False, review: bool = False) -> None:
+                 demo: bool = False, review: bool = False, table: TableConfig | None = None,
+                 table_path: Path | None = None) -> None:
         self.store, self.game_id, self.hub = store, game_id, hub
         self.evidence_root = evidence_dir
         self.evidence_dir = evidence_dir / str(game_id)
@@ -127,6 +130,9 @@ class TableApp:
         self.house_rules = house_rules or {}  # house-rules files the server was given, by label
         # The demo's simulated player throws every die even for the roll-off: its leftmost die counts.
         self.demo, self.review = demo, review
+        # The table region the throw stream judges "off the table" by (None: found by itself),
+        # and the file a region set on the page is saved to.
+        self.table, self.table_path = table, table_path
         self.rolloff: RollOff | None = None
         self._pending: Ruleset | None = None  # the ruleset of the game the roll-off is for
         self._restart_stream = False
@@ -334,6 +340,7 @@ class TableApp:
             return
         self.live.sent_at = now
         h, w = image.shape[:2]
+        self.live.frame_size = (w, h)  # the camera's frame: what the table region is drawn in
         if w > FRAME_WIDTH:
             image = cv2.resize(image, (FRAME_WIDTH, round(h * FRAME_WIDTH / w)), interpolation=cv2.INTER_AREA)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
@@ -398,6 +405,8 @@ class TableApp:
                     self._new_game(action)
                 elif name == "resume":
                     message = self._resume(action)
+                elif name == "table":
+                    message = self._set_table(action)
                 elif name == "rolloff_throw":
                     if self.rolloff is None:
                         raise ActionError("no roll-off is going on")
@@ -490,6 +499,31 @@ class TableApp:
         self.rolloff, self._pending = None, None
         self._switch_to(game_id)
         return f"resumed game {game_id}: {', '.join(self.game.order)}"
+
+    def _set_table(self, action: dict[str, Any]) -> str:
+        """The table region as the scorekeeper dragged its corners on the live picture: used
+        from the next throw on, and saved for the next start."""
+        if self.live.frame_size is None:
+            raise ActionError("no picture from the camera yet to set the table region on")
+        width, height = self.live.frame_size
+        points = action.get("polygon")
+        if not (isinstance(points, list) and 3 <= len(points) <= 16 and all(
+                isinstance(p, list) and len(p) == 2 and all(
+                    isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= limit
+                    for v, limit in zip(p, (width, height), strict=True)) for p in points)):
+            raise ActionError(f"the region is 3 to 16 corners [x, y] inside the {width}x{height} picture")
+        polygon = [(round(x), round(y)) for x, y in points]
+        old = self.table.scaled(width, height) if self.table is not None else None
+        self.table = TableConfig((width, height), polygon, old.keep_zone if old else None,
+                                 old.camera if old else None)
+        self._restart_stream = True
+        if self.table_path is None:
+            return "table region set (until the kiosk restarts)"
+        try:
+            self.table.save(self.table_path)
+        except OSError as exc:
+            raise ActionError(f"table region set, not saved to {self.table_path}: {exc.strerror}") from None
+        return f"table region set and saved to {self.table_path}"
 
     def _correct(self, action: dict[str, Any]) -> str:
         """A tapped die of a named throw: the waiting throw is scored with it; a scored throw

@@ -81,6 +81,7 @@ def page_state(app: TableApp) -> dict[str, Any]:
         "unfinished": [{"id": i, "variant": v, "players": p, "started": s}
                        for i, v, p, s in app.store.unfinished_games() if i != app.game_id],
         "review": app.review,
+        "table": _table(app),
         "penalties": [{"name": n, "label": label} for n, label in
                       PENALTIES + ([CLOCK_PENALTY] if current.get("clock") else [])],
         "camera": {"status": app.live.camera, "message": app.live.message, "demo": app.demo},
@@ -126,6 +127,16 @@ def _throw(shown: Shown | None) -> dict[str, Any] | None:
 
 def _die(d: Any) -> dict[str, Any]:
     return {"value": d.value, "color": d.color, "status": d.status, "box": list(d.box)}
+
+
+def _table(app: TableApp) -> dict[str, Any] | None:
+    """The table region over the live picture, in the camera frame's pixels (None: no picture
+    yet). `polygon` is None while the stream finds the region by itself."""
+    size = app.live.frame_size
+    if size is None:
+        return None
+    table = app.table.scaled(*size) if app.table is not None else None
+    return {"frame_size": list(size), "polygon": [list(p) for p in table.polygon] if table else None}
 
 
 def _label(text: str | None) -> dict[str, str] | None:

@@ -205,3 +205,22 @@ def test_a_lost_camera_is_shown_and_the_stream_starts_afresh_when_it_is_back(tmp
     assert [s.frames for s in streams] == [[0.1, 0.2], [0.3, 0.4, 0.5, 0.6]]
     assert streams[1].dice == 5
     assert app.game.log == [] and app.state()["camera"]["status"] == "ended"
+
+
+@pytest.mark.parametrize(("polygon", "error"), [
+    ([[0, 0], [10, 0]], "3 to 16 corners"),
+    ([[0, 0], [10, 0], [10, 999]], "inside the 64x48 picture"),
+    ([[0, 0], [10, 0], ["a", 3]], "3 to 16 corners"),
+    ("0,0 1,1 2,2", "3 to 16 corners"),
+])
+def test_a_table_region_from_the_page_is_checked(tmp_path, polygon, error):
+    app = make_app(tmp_path)
+    with pytest.raises(ActionError, match="no picture from the camera"):
+        app.act({"action": "table", "polygon": [[0, 0], [10, 0], [10, 10]]})
+    app._send_frame(IMAGE)
+    with pytest.raises(ActionError, match=error):
+        app.act({"action": "table", "polygon": polygon})
+    assert app.table is None
+    answer = app.act({"action": "table", "polygon": [[1, 1], [60, 2], [62, 40], [3, 45]]})
+    assert answer["message"] == "table region set (until the kiosk restarts)"
+    assert app.state()["table"] == {"frame_size": [64, 48], "polygon": [[1, 1], [60, 2], [62, 40], [3, 45]]}

@@ -95,3 +95,30 @@ def test_undo_names_what_it_takes_back_and_redo_restores_it(browser, kiosk):
     page.wait_for_function("document.querySelector('#player-name').textContent === 'Ann'")
     assert lines(db)[-1] == "Dee bank" and app.game.players["Dee"].score == 1000
     page.close()
+
+
+def test_the_table_region_is_dragged_into_place_and_saved(browser, kiosk, tmp_path):
+    app, url, _ = kiosk
+    app.table_path = tmp_path / "table.json"
+    app._send_frame(IMAGE)  # the camera's first picture: 320x240
+    page = browser.new_page(viewport={"width": 800, "height": 480})
+    page.goto(url)
+    page.wait_for_selector("#player-name")
+    page.click("#region")
+    page.wait_for_selector("#region-dialog[open]")
+    page.wait_for_function("document.querySelector('#region-img').naturalWidth > 0")
+    corner = page.locator("#region-svg circle").first  # the default region's top-left, at (32, 24)
+    box = corner.bounding_box()
+    svg = page.locator("#region-svg").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(svg["x"] + 2, svg["y"] + 2, steps=5)  # dragged to the picture's corner
+    page.mouse.up()
+    page.click("#region-save")
+    page.wait_for_selector("#region-dialog", state="hidden")
+    (x, y), *others = app.table.polygon
+    assert app.table.frame_size == (320, 240) and x <= 8 and y <= 8
+    assert others == [(288, 24), (288, 216), (32, 216)]
+    saved = (tmp_path / "table.json").read_text()
+    assert '"polygon"' in saved and app._restart_stream
+    page.close()

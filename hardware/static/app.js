@@ -242,6 +242,51 @@ function drawStill(img, svg, thr) {
 }
 $("photo").onclick = () => $("still").showModal();
 
+// The table region, dragged by its corners over a fresh picture from the camera. Points are in
+// the camera frame's pixels (the server's `table.frame_size`), whatever size the picture shows.
+let regionPoints = [];
+function openRegion() {
+  const t = state.table;
+  if (!t || !t.frame_size) { showMessage("No picture from the camera yet", "error"); return; }
+  const [w, h] = t.frame_size;
+  regionPoints = (t.polygon || [[0.1, 0.1], [0.9, 0.1], [0.9, 0.9], [0.1, 0.9]].map(([x, y]) => [x * w, y * h]))
+    .map(([x, y]) => [Math.round(x), Math.round(y)]);
+  $("region-img").src = `/api/frame.jpg?region=${Date.now()}`;
+  drawRegion();
+  $("region-dialog").showModal();
+}
+function drawRegion() {
+  const [w, h] = state.table.frame_size;
+  const svg = $("region-svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const r = Math.max(w, h) / 25;
+  svg.replaceChildren(svgEl("polygon", { points: regionPoints.map((p) => p.join(",")).join(" ") }),
+    ...regionPoints.map(([x, y], i) => {
+      const c = svgEl("circle", { cx: x, cy: y, r, "data-corner": i });
+      c.onpointerdown = (e) => dragCorner(e, i);
+      return c;
+    }));
+}
+function dragCorner(e, i) {
+  e.preventDefault();
+  const svg = $("region-svg");
+  svg.setPointerCapture(e.pointerId);
+  const [w, h] = state.table.frame_size;
+  const move = (ev) => {
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    regionPoints[i] = [Math.round(Math.min(w, Math.max(0, p.x))), Math.round(Math.min(h, Math.max(0, p.y)))];
+    drawRegion();
+  };
+  const up = () => { svg.removeEventListener("pointermove", move); svg.removeEventListener("pointerup", up); };
+  svg.addEventListener("pointermove", move);
+  svg.addEventListener("pointerup", up);
+}
+$("region").onclick = openRegion;
+$("region-save").onclick = async () => {
+  const res = await act({ action: "table", polygon: regionPoints });
+  if (res && res.ok) $("region-dialog").close();
+};
+
 function correctDie(thr, die) {
   if (isKept(die)) return;
   const dlg = $("correct");
