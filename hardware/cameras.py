@@ -129,6 +129,8 @@ class FrameFolder(_Base):
             index = self._index
             self._index += 1
             if image is None:
+                if not path.is_file():  # the folder went away (a drive unplugged): retried
+                    raise CameraError(f"{path}: no longer there")
                 log.warning("%s: not an image OpenCV can decode; skipped", path)
                 continue
             self._size = _same_size(str(path), self._size, image, index)
