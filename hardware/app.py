@@ -254,13 +254,11 @@ class TableApp:
         game = self._record(*actions)
         shown.key, shown.reason = str(len(game.log)), None
         shown.player = game.log[-1].player
-        if isinstance(actions[0], Bank):
-            self.say(f"{player} banked (all dice picked up)")
+        said = [f"{player} banked (all dice picked up)"] if isinstance(actions[0], Bank) else []
         if isinstance(actions[-1], Spaz):
-            self.say(f"{shown.player}: SPAZ ({', '.join(shown.seen.flags)})")
-        else:
-            self.say("")
-        self._saveevidence(shown)
+            said.append(f"{shown.player}: SPAZ ({', '.join(shown.seen.flags)})")
+        self.say("; ".join(said))  # nothing to say clears what an earlier throw said
+        self._save_evidence(shown)
 
     def _rolloff_throw(self, seen: Seen) -> None:
         """One die for the order of play; flags about dice in play do not apply to it."""
@@ -319,7 +317,7 @@ class TableApp:
         self._redo.clear()
         odds_table(self.game.ruleset).values(opened=True)
 
-    def _saveevidence(self, shown: Shown) -> None:
+    def _save_evidence(self, shown: Shown) -> None:
         """The frame a throw was read from, kept as TURN-N.jpg (N-th throw of that turn)."""
         player = shown.player
         turns = [r.id for r in self.game.turns if r.player == player]
