@@ -97,6 +97,7 @@ class Shown:
     frame_size: tuple[int, int]
     reason: str | None = None  # why it is not scored (None: scored)
     capture: str | None = None  # its frame in the capture set, when capturing
+    at_log: int = 0  # the game's log length when it settled: a waiting throw is for that game only
     serial: int = field(default_factory=lambda: next(_SERIALS))  # this settle, among all
 
     @property
@@ -226,9 +227,10 @@ class TableApp:
             capture = self.captures.add(image, [*seen.kept, *seen.thrown], self.model, rejected=unread)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         with self.lock:
-            self.shown = Shown(f"p{sum(self.tally.values()) + 1}", self.game.current, seen,
+            game = self.game
+            self.shown = Shown(f"p{sum(self.tally.values()) + 1}", game.current, seen,
                                jpeg.tobytes() if ok else b"", (image.shape[1], image.shape[0]),
-                               capture=capture)
+                               capture=capture, at_log=len(game.log))
             try:
                 self._score(self.shown)
             except Unread as exc:
@@ -418,6 +420,9 @@ class TableApp:
                     raise ActionError(f"unknown action {name!r}")
             except (IllegalAction, LineError) as exc:
                 raise ActionError(str(exc)) from None
+            pending = self.pending
+            if pending is not None and len(self.game.log) != pending.at_log:
+                self.shown = None  # the game moved on: that throw will not be scored
             if message:
                 self.say(message)
         self.publish_state()
@@ -547,6 +552,8 @@ class TableApp:
     def _score_entered(self, shown: Shown, index: int, value: int | None, color: str | None) -> str:
         if index >= len(shown.seen.thrown):
             raise ActionError(f"the throw waiting to be scored has no die {index}")
+        if len(self.game.log) != shown.at_log:  # a bank, an undo...: it would score for someone else
+            raise ActionError("the game has moved on since that throw: throw again")
         shown.seen = shown.seen.with_die(index, value, color)
         try:
             self._score(shown)

@@ -77,6 +77,17 @@ def test_a_correction_names_its_throw_and_never_lands_on_a_later_one(app):
         app.act({"action": "correct", "throw": "2", "die": 0, "value": 1})  # a keep
 
 
+def test_a_throw_left_waiting_is_never_scored_for_the_next_player(app):
+    app.on_throw(event([1, 1, 1, 2, 3]), IMAGE)  # Dee: 1000
+    app.on_throw(event([5, 2], kept=[1, 1, 1], cocked=[1]), IMAGE)  # a cocked die: waiting
+    waiting = app.state()["throw"]["id"]
+    app.act({"action": "bank"})  # Dee banks her 1000 instead
+    assert app.state()["throw"] is None  # the page no longer offers it
+    with pytest.raises(ActionError, match="no longer waiting"):
+        app.act({"action": "correct", "throw": waiting, "die": 1, "value": 5})
+    assert lines(app) == ["Dee throw 1 1 1 2 3", "Dee bank"] and app.game.current == "Ann"
+
+
 @pytest.mark.parametrize(("action", "error"), [
     ({"throw": "1", "die": 0, "value": 7}, "1 to 6"),
     ({"throw": "1", "die": 0, "value": True}, "1 to 6"),
