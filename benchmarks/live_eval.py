@@ -5,6 +5,9 @@
     python benchmarks/live_eval.py --reader truth      # perfect reads: the stream logic alone
     python benchmarks/live_eval.py --reader found      # the recognizer, each face's value right
     python benchmarks/live_eval.py --motion-only       # just the motion path's frames/s
+    python benchmarks/live_eval.py --unkind            # issue 34's table: dark tray, sleeves,
+                                                       # holds, knocks, dice against the wall
+    python benchmarks/live_eval.py --no-table          # no table file: the stream finds it
 
 Dice are faces cut from rune55's held-out photo groups (real faces the recognizer never
 trained on) when ../shared/datasets/rune55 is present and the reader is `model`, `found` or `truth`
@@ -31,7 +34,13 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import RestDetector
-from zonkcam.vision.simulate import FACE_OVERSIZE, SimConfig, Simulation, load_rune55_crops
+from zonkcam.vision.simulate import (
+    FACE_OVERSIZE,
+    SimConfig,
+    Simulation,
+    load_rune55_crops,
+    unkind,
+)
 from zonkcam.vision.simulate_eval import Score, score
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
@@ -141,11 +150,20 @@ def main() -> int:
                         help="auto: rune55 held-out faces when present (model, found and "
                              "truth readers); none: drawn dice")
     parser.add_argument("--motion-only", action="store_true")
+    parser.add_argument("--unkind", action="store_true",
+                        help="a dark tray, sleeves, holds after pick-ups, knocks, dice against "
+                             "the wall (simulate.unkind)")
+    parser.add_argument("--no-table", action="store_true",
+                        help="no table file: the stream finds the region itself")
     parser.add_argument("--verbose", action="store_true", help="print each miss to stderr")
     args = parser.parse_args()
     cv2.setNumThreads(1)
 
-    sample = Simulation(SimConfig(seed=args.first_seed, throws=3))
+    def config(seed: int, throws: int) -> SimConfig:
+        plain = SimConfig(seed=seed, throws=throws)
+        return unkind(plain) if args.unkind else plain
+
+    sample = Simulation(config(args.first_seed, 3))
     frames = [f for _, f in sample.frames()][:300]
     fps = motion_fps(frames)
     if args.motion_only:
@@ -157,9 +175,10 @@ def main() -> int:
     total = Score()
     reads_ms: list[float] = []
     for g in range(args.games):
-        sim = Simulation(SimConfig(seed=args.first_seed + g, throws=args.throws), crops=crops)
+        sim = Simulation(config(args.first_seed + g, args.throws), crops=crops)
         region = sim.truth["table"]
-        table = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
+        table = None if args.no_table else \
+            TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
         reader = make_reader(args.reader, sim)
         stream = ThrowStream(reader, table, dice_count=sim.config.dice)
         events = []
@@ -177,7 +196,8 @@ def main() -> int:
         if args.verbose:
             for miss in result.misses:
                 print("   ", miss, file=sys.stderr)
-    out = dict(total.to_json(), reader=args.reader, games=args.games,
+    out = dict(total.to_json(), reader=args.reader, games=args.games, unkind=args.unkind,
+               table="found by the stream" if args.no_table else "given",
                dice="rune55 held-out faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,

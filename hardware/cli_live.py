@@ -54,21 +54,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--throws", type=int, default=10)
     p.add_argument("--dice", type=int, default=6)
     p.add_argument("--fps", type=float, default=30.0)
-    p.add_argument("--surface", choices=("random", "mat", "tray"), default="random")
+    p.add_argument("--surface", choices=("random", "mat", "tray", "dark"), default="random",
+                   help="dark: a dark tray, its floor shaded along the wall, on a bright or a "
+                   "dark table")
+    p.add_argument("--unkind", action="store_true",
+                   help="as a real table plays: sleeves that blend in, dice held in view after "
+                   "pick-ups, kept dice knocked by thrown ones, dice against the wall")
     p.add_argument("--crops", metavar="RUNE55_DIR",
                    help="cut real die faces from a rune55 folder instead of drawing them")
     p.set_defaults(func=cmd_simulate)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from zonkcam.vision.simulate import SimConfig, Simulation
+    from zonkcam.vision.simulate import SimConfig, Simulation, unkind
 
     if args.throws < 1 or not 1 <= args.dice <= 12:
         raise CliError("--throws must be 1 or more and --dice between 1 and 12")
     out = Path(args.output)
     try:
-        sim = Simulation(SimConfig(seed=args.seed, throws=args.throws, dice=args.dice,
-                                   fps=args.fps, surface=args.surface, crops=args.crops))
+        config = SimConfig(seed=args.seed, throws=args.throws, dice=args.dice, fps=args.fps,
+                           surface=args.surface, crops=args.crops)
+        sim = Simulation(unkind(config, dark=False) if args.unkind else config)
     except (FileNotFoundError, RuntimeError) as exc:
         raise CliError(str(exc), 1) from None
     stem = out.parent / out.stem if out.suffix else out / "throws"
@@ -186,11 +192,14 @@ def _reader(args: argparse.Namespace):
         from zonkcam.vision.simulate_reader import DrawnDiceReader
 
         return DrawnDiceReader()
+    from zonkcam.models.registry import Registry, RegistryError
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
 
     try:
-        return Reader(args.model, overhead=True)
+        return Reader(args.model or Registry().active_path(), overhead=True)
+    except RegistryError as exc:
+        raise CliError(str(exc), 1) from None
     except ModelError as exc:
         raise CliError(f"{exc} (for simulated footage, --reader drawn needs no model)", 1) \
             from None
@@ -205,11 +214,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         find_table,
         parse_polygon,
         region_warnings,
+        resting_spots,
     )
 
     if (args.source is None) == (args.camera is None):
         raise CliError("give a picture or video file, or --camera pi|usb:N (one of them)")
-    controls = None
+    controls, stills = None, []
     if args.camera:
         image, controls = _camera_still(args.camera)
     else:
@@ -218,8 +228,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             raise CliError(f"{source}: no such file", 1)
         image = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if image is None:
-            frames, _ = _frames(source, None)
-            image = next(frames)[1]
+            stills = _still_frames(source)
+            image = stills[0]
     h, w = image.shape[:2]
     try:
         polygon = parse_polygon(args.polygon) if args.polygon else find_table(image)
@@ -227,7 +237,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     except TableConfigError as exc:
         raise CliError(str(exc)) from None
     config = TableConfig((w, h), polygon, keep, controls)
-    warnings = region_warnings(polygon, (w, h), image)
+    warnings = region_warnings(polygon, (w, h), image, resting_spots(stills))
     for text in warnings:
         print(f"warning: {text}", file=sys.stderr)
     try:
@@ -243,16 +253,35 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+STILLS_S = 180  # s of a video looked through for dice at rest (calibrate's warnings)
+
+
+def _still_frames(source: Path) -> list:
+    """The video's first frame and one of each still spell after it (`RestDetector`'s
+    settles) in its first `STILLS_S` seconds: where dice came to rest."""
+    from zonkcam.vision.motion import RestDetector
+
+    frames, _ = _frames(source, None)
+    detector = RestDetector()
+    stills = []
+    for t, frame in frames:
+        if t > STILLS_S:
+            break
+        if detector.update(frame, t).settled or not stills:
+            stills.append(frame)
+    return stills
+
+
 def _camera_still(spec: str):
     """A full-resolution picture from a live camera once its automatic controls have settled,
     and (Pi camera) the exposure, gains and focus it was fixed at."""
     from zonkcam.hardware.cameras import CameraError
-    from zonkcam.hardware.cli_play import _opener
+    from zonkcam.hardware.cli_play import open_source
 
     if spec != "pi" and not spec.startswith("usb:"):
         raise CliError(f"--camera {spec}: expected pi or usb:N (for footage, give the file)")
     try:
-        camera = _opener(spec, None)()
+        camera = open_source(spec, None)()
         try:
             for _ in range(30):  # about a second: a USB camera's auto exposure settles
                 camera.read()

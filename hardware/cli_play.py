@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_common import CliError, port
 from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
 
 DEFAULT_PLAYERS = "Player1,Player2"
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", help=f"Zonk names in seating order (default {DEFAULT_PLAYERS})")
     p.add_argument("--new", action="store_true",
                    help="start a new game (an unfinished one is left in the database, unfinished)")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--port", type=port, default=8080)
     p.add_argument("--lan", action="store_true",
                    help="listen on the LAN too: phones watch; actions from them need the kiosk's PIN")
     p.add_argument("--db", help="game database (default $ZONKCAM_DB or ~/.local/share/zonkcam/zonkcam.db)")
@@ -46,9 +46,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     import uvicorn
     from zonkcam.hardware.app import TableApp
     from zonkcam.hardware.cameras import CameraError, DemoCamera, Reconnecting, detect_camera
-    from zonkcam.hardware.store import Store, default_path
+    from zonkcam.hardware.demo import DemoPlayer
+    from zonkcam.hardware.store import Store, StoreError, default_path
     from zonkcam.hardware.web import Access, Hub, create_app, new_pin
-    from zonkcam.models.registry import Registry
+    from zonkcam.models.registry import Registry, RegistryError
     from zonkcam.rules.game import GameSetup
     from zonkcam.rules.turn import IllegalAction
     from zonkcam.vision.model import ModelError
@@ -58,9 +59,38 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     _check_port(host, args.port)
+    spec = args.camera or detect_camera()
+    if args.camera is None and spec == "demo":
+        print("no camera found: starting the demo camera (simulated throws)", file=sys.stderr)
+    app: TableApp | None = None
+
+    def camera_status(message: str) -> None:  # the table app says it on the display, once there
+        (app.camera_status if app is not None else print)(message)
+
     db = Path(args.db) if args.db else default_path()
+    # The table region: --table, else the one last set on the kiosk's page for this database
+    # (the demo's table is its own).
+    table_file = Path(args.table) if args.table else None if spec == "demo" else db.parent / "table.json"
+    if args.table and not table_file.is_file():
+        raise CliError(f"cannot read table file {args.table}: no such file", 1)
+    # The camera, model and table are checked before any game is written to the database.
+    try:
+        table = TableConfig.load(table_file) if table_file is not None and table_file.is_file() else None
+        model = args.model or Registry().active_path()
+        reader = Reader(model, dice_set=args.dice_set, overhead=True)
+        # Every source but the demo is retried when it fails, and the display says so.
+        camera = None if spec == "demo" else Reconnecting(
+            open_source(spec, args.fps, table.camera if table else None), on_status=camera_status)
+    except (CameraError, ModelError, RegistryError, TableConfigError) as exc:
+        raise CliError(str(exc), 1) from None
     store = Store(db)
     game_id = store.unfinished()
+    if game_id is not None and not args.new:
+        try:
+            store.game(game_id)
+        except StoreError as exc:  # the kiosk still starts: that game stays, unplayable, in the db
+            print(f"cannot resume: {exc}; starting a new game", file=sys.stderr)
+            game_id = None
     if game_id is not None and args.new:
         # The game log ends a game only by its rules, so the old game stays unfinished; the
         # newest unfinished game is the one resumed.
@@ -81,9 +111,6 @@ def cmd_play(args: argparse.Namespace) -> int:
               "(--new to start another)", file=sys.stderr)
     ruleset = store.game(game_id).ruleset
 
-    spec = args.camera or detect_camera()
-    if args.camera is None and spec == "demo":
-        print("no camera found: starting the demo camera (simulated throws)", file=sys.stderr)
     hub = Hub()
     gesture = args.gesture_bank if args.gesture_bank is not None else spec == "demo"
     from zonkcam.models.captures import CaptureSet
@@ -91,23 +118,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     captures = CaptureSet(args.capture) if args.capture else None
     app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
                    on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo",
-                   captures=captures, model=str(args.model or Registry().active_path()),
-                   review=bool(args.capture))
-    try:
-        table = TableConfig.load(args.table) if args.table else None
-        # Every source but the demo is retried when it fails, and the display says so.
-        camera = (DemoCamera(dice=ruleset.dice, keep_policy=_demo_policy(ruleset)) if spec == "demo"
-                  else Reconnecting(_opener(spec, args.fps, table.camera if table else None),
-                                    on_status=app.camera_status))
-        reader = Reader(args.model or Registry().active_path(), dice_set=args.dice_set,
-                        overhead=True)
-    except (CameraError, ModelError, TableConfigError) as exc:
-        raise CliError(str(exc), 1) from None
-    if table is None and isinstance(camera, DemoCamera):
-        table = camera.table
+                   captures=captures, model=str(model), review=bool(args.capture),
+                   table=table, table_path=table_file)
+    if camera is None:
+        camera = DemoCamera(dice=ruleset.dice, player=DemoPlayer(app))
+        app.table = app.table or camera.table
 
-    def make_stream(dice: int) -> ThrowStream:
-        return ThrowStream(reader, table, dice_count=dice)
+    def make_stream(dice: int) -> ThrowStream:  # a region set on the page counts from the next one
+        return ThrowStream(reader, app.table, dice_count=dice)
 
     pin = new_pin() if args.lan else None
     stop = threading.Event()
@@ -122,15 +140,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         access = Access(pin)  # one PIN guard for the kiosk's actions and the review page's
         extra = review_routes(args.capture, access) if args.capture else None
+        # Open event streams never end by themselves: a stop waits 1 s for them, not forever.
         uvicorn.run(create_app(app, hub, access=access, extra_routes=extra), host=host, port=args.port,
-                    log_level="warning")
+                    log_level="warning", timeout_graceful_shutdown=1)
     finally:
         stop.set()
         camera.close()
     return 0
 
 
-def _opener(spec: str, fps: float | None, controls: dict | None = None) -> Callable:
+def open_source(spec: str, fps: float | None, controls: dict | None = None) -> Callable:
     """How to (re)open a camera source; recorded footage plays in real time, as a camera would.
     `controls`: the Pi camera's exposure, gains and focus saved by `zonkcam calibrate`."""
     from zonkcam.hardware.cameras import CameraError, FrameFolder, PiCamera, UsbCamera, VideoFile
@@ -188,33 +207,12 @@ def _check_port(host: str, port: int) -> None:
     import socket
 
     with socket.socket() as s:
+        # as the server itself will: a port left in TIME_WAIT by a crash is free to take again
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError as exc:
             raise CliError(f"cannot listen on {host}:{port} ({exc.strerror}); try --port N") from None
-
-
-def _demo_policy(ruleset):
-    """How the demo's simulated player plays: keep the best scoring dice, and pick every die
-    up (bank, or a new turn) once 300 is reached, the turn zonked, or one die is left."""
-    from zonkcam.rules.dice import make_dice
-    from zonkcam.rules.scoring import Scorer
-
-    scorer = Scorer(ruleset)
-
-    def policy(thrown: list[int], turn_total: int) -> tuple[list[int], int] | None:
-        best = scorer.score(make_dice(thrown)).best
-        if best is None:
-            return None
-        total = turn_total + best.points
-        left = len(thrown) - len(best.keep)
-        if best.all_scored:
-            return list(best.keep), total
-        if total >= 300 or left <= 1:
-            return None
-        return list(best.keep), total
-
-    return policy
 
 
 def _bank_button(pin: int, app) -> None:

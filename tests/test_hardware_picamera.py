@@ -85,10 +85,10 @@ def test_calibrate_saves_the_fixed_controls_and_play_applies_them(picamera2, tmp
     assert table.camera["ColourGains"] == [1.9, 1.6]
     assert table.scaled(640, 360).camera == table.camera
 
-    from zonkcam.hardware.cli_play import _opener
+    from zonkcam.hardware.cli_play import open_source
 
     picamera2.last = None
-    camera = _opener("pi", None, table.camera)()
+    camera = open_source("pi", None, table.camera)()
     assert picamera2.last.controls == [{"AeEnable": False, "AwbEnable": False, "ExposureTime": 8000,
                                         "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6),
                                         "LensPosition": 2.5, "AfMode": 0}]

@@ -55,6 +55,16 @@ def test_calibrate_warns_about_a_tiny_region(footage, tmp_path):
     assert "warning" in out.stderr and "SPAZ" in out.stderr
 
 
+def test_calibrate_warns_of_a_patch_of_the_floor_with_dice_at_rest_outside_it(footage, tmp_path):
+    mat = json.loads(footage.with_suffix(".table.json").read_text())["polygon"]
+    (x1, y1), (x2, y2) = np.min(mat, axis=0), np.max(mat, axis=0)
+    patch = f"{x1 + 120},{y1 + 100},{x2 - 120},{y2 - 100}"
+    out = zonkcam("calibrate", str(footage), "--polygon", patch, "-o", str(tmp_path / "t.json"))
+    assert "may be a patch" in out.stderr and "outside the table region" in out.stderr
+    found = zonkcam("calibrate", str(footage), "-o", str(tmp_path / "found.json"))
+    assert "warning" not in found.stderr
+
+
 def test_bad_inputs_get_one_line_messages(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

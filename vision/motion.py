@@ -17,8 +17,12 @@ finds nothing new and `throws` reports no throw.
 It also tells whether *rolling* was seen in a moving spell: something the size of a die moving
 on its own for frames in a row, not attached to an arm reaching in from the frame edge. Thrown
 dice tumble free; dice that were placed or slid by hand never do (`not_thrown`), and a passing
-shadow or a hand nudging a die frees only scattered bits. A die seen rolling when none lands
-was thrown off the table (`throws`).
+shadow or a hand nudging a die frees only scattered bits. Once the stream knows the dice's size
+(`die_side`), a free object must also be no bigger than a die in flight: a hand in a dark sleeve
+over a dark table is not joined to the frame's edge in the picture, and a player holding or
+shaking dice picked up is no roll (issue 34: 7 phantom throws). A die seen rolling when none
+lands was thrown off the table (`throws`), if it was also seen free near the frame's edge in
+frames in a row (`leaving`): a die leaves the picture only across it.
 """
 from __future__ import annotations
 
@@ -39,6 +43,19 @@ class MotionConfig:
     settle_s: float = 0.3  # still time before the scene counts as settled
     rolling_frames: int = 2  # frames in a row with a free-moving object make a spell "rolling"
     min_free_pixels: int = 20  # its moving pixels, at least (a die at 640x480: some 60)
+    # with the dice's size known, a free object is a die only up to this many dice's area (a
+    # die tumbling at 1.3 times its size with its shadow, dilated: about 3; the simulator's
+    # hand, 6 or more; a real hand, tens), this many sides long and this many wide at least
+    # (a sleeve's edge sliding over a grained table frees strips a third of a die wide)
+    die_area: float = 4.5
+    die_long: float = 3.0
+    die_wide: float = 0.8
+    edge_reach: float = 1.5  # die sides from the frame's edge: a die there may be leaving it
+    hand_gap: float = 1.0  # die sides round a hand (anything larger than a die) where a
+    # die-sized thing is a piece of it: its shadow sliding over a die, a finger
+    at_rest: float = 0.7  # die sides round a die at rest at the last settle where a die-sized
+    # change is that die covered or uncovered: an arm in a sleeve of the table's colour
+    # sweeping over it, a hand taking it
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +67,7 @@ class MotionUpdate:
     changed_pixels: int
     rolling: bool  # free motion (not an arm from the edge) was seen since the last settle
     last_motion_t: float  # time of the last moving frame
+    leaving: bool = False  # ...and a free die nearing the frame's edge, in frames in a row
 
 
 class RestDetector:
@@ -69,7 +87,22 @@ class RestDetector:
         self._last_motion_t: float | None = None
         self._free_run = 0  # frames in a row with free motion, up to now
         self._rolling = False  # a run of `rolling_frames` seen since the last settle
+        self._leaving = False  # a free die seen near the frame's edge since the last settle
+        self._near_run = 0  # frames in a row with a free die nearing the frame's edge, up to now
+        self._near_gap = np.inf  # its distance from the edge in the last frame (small px)
         self._border: np.ndarray | None = None
+        self.die_side: float | None = None  # the dice's side in the small image's pixels
+        self._resting = np.zeros((0, 2), np.float32)  # dice at rest, in the small image
+
+    def set_die_side(self, side: float, width: int) -> None:
+        """The dice's face side, `side` px in frames `width` px wide (the stream's reads)."""
+        if self._size is not None:
+            self.die_side = side * self._size[0] / width
+
+    def set_resting(self, centres: list[tuple[float, float]], width: int) -> None:
+        """Where the dice lay at the last settle, in frames `width` px wide."""
+        if self._size is not None:
+            self._resting = np.asarray(centres, np.float32).reshape(-1, 2) * (self._size[0] / width)
 
     def small(self, frame: np.ndarray) -> np.ndarray:
         """The frame as the small grey image the detector works on."""
@@ -87,7 +120,7 @@ class RestDetector:
         if self._prev is None:
             self._prev = self._anchor = self._reference = cur
             self._last_motion_t = t
-            return MotionUpdate(True, False, 0, False, t)
+            return MotionUpdate(True, False, 0, False, t, False)
         changed, mask = self._changed(cur, self._prev)
         if changed < self.config.min_pixels:
             changed, mask = self._changed(cur, self._anchor)
@@ -95,8 +128,17 @@ class RestDetector:
         self._prev = cur
         settled = False
         # a run of frames, not scattered ones: a shadow's or a hand's edge breaks off in bits
-        self._free_run = self._free_run + 1 if moving and self._is_free_motion(cur, mask) else 0
+        free, gap = self._free_motion(cur, mask) if moving else (False, np.inf)
+        self._free_run = self._free_run + 1 if free else 0
         self._rolling |= self._free_run >= self.config.rolling_frames
+        # in frames in a row, nearer the edge each time, as a die rolling out is: a piece of a
+        # sleeve unlike the table shows near the edge in one frame here and there, and a hand
+        # coming in by a sleeve that does not show grows away from the edge
+        nearing = gap < self._near_gap - 0.5
+        self._near_run = self._near_run + 1 if nearing and np.isfinite(self._near_gap) else \
+            int(np.isfinite(gap))
+        self._near_gap = gap
+        self._leaving |= self._near_run >= self.config.rolling_frames
         if moving:
             self.state = "moving"
             self._anchor = cur
@@ -104,11 +146,12 @@ class RestDetector:
         elif self.state == "moving" and t - self._last_motion_t >= self.config.settle_s - 1e-6:
             self.state = "still"
             settled = True
-        rolling = self._rolling
+        rolling, leaving = self._rolling, self._rolling and self._leaving
         if settled:
             self._reference = cur
-            self._free_run, self._rolling = 0, False
-        return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t)
+            self._free_run, self._rolling, self._leaving, self._near_run = 0, False, False, 0
+            self._near_gap = np.inf
+        return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t, leaving)
 
     def _changed(self, cur: np.ndarray, ref: np.ndarray) -> tuple[int, np.ndarray]:
         """Pixels that changed between two small frames, after matching their overall gain."""
@@ -123,24 +166,53 @@ class RestDetector:
             return cur
         return cv2.convertScaleAbs(cur, alpha=m_ref / m_cur)
 
-    def _is_free_motion(self, cur: np.ndarray, motion: np.ndarray) -> bool:
-        """True when something moves that is not connected to the frame edge.
+    def _free_motion(self, cur: np.ndarray, motion: np.ndarray) -> tuple[bool, float]:
+        """(something die-like moves that is not connected to the frame edge, the distance
+        from the frame's edge of the nearest such thing's centre within `edge_reach` of it,
+        in small px, or inf).
 
         Objects are the union of what moved this frame and what differs from the scene at the
         last settle (the whole hand and arm, not only its moving fingertips). An object touching
-        the frame edge is an arm reaching in; one that does not is a free-moving die.
+        the frame edge is an arm reaching in; one that does not is a free-moving die, unless
+        it is not of a die's size (`die_area`, `die_long`, `die_wide`: a hand whose sleeve
+        does not show, or strips of a sleeve's edge), lies by a thing larger (`hand_gap`:
+        the hand's shadow sliding over a die at rest, a finger) or where a die lay at rest
+        (`at_rest`: an arm sweeping over it).
         """
         assert self._reference is not None
+        c = self.config
         _, fg = self._changed(cur, self._reference)
         objects = cv2.dilate(cv2.bitwise_or(fg, motion), np.ones((3, 3), np.uint8))
-        n, labels = cv2.connectedComponents(objects, connectivity=8)
+        n, labels, stats, centroids = cv2.connectedComponentsWithStats(objects, connectivity=8)
         if n <= 1:
-            return False
+            return False, np.inf
         if self._border is None or self._border.shape != labels.shape:
             self._border = np.ones(labels.shape, bool)
             self._border[1:-1, 1:-1] = False
         at_edge = np.zeros(n, bool)
         at_edge[np.unique(labels[self._border])] = True
-        moving_per_label = np.bincount(labels[motion > 0], minlength=n)
-        free = moving_per_label[1:][~at_edge[1:]]
-        return bool((free >= self.config.min_free_pixels).any())
+        free = (np.bincount(labels[motion > 0], minlength=n) >= c.min_free_pixels) & ~at_edge
+        free[0] = False
+        x, y, w, h, area = (stats[:, i] for i in range(5))
+        side = self.die_side
+        if side:
+            die_like = (area <= c.die_area * side**2) & (np.maximum(w, h) <= c.die_long * side) \
+                & (np.minimum(w, h) >= c.die_wide * side)
+            free &= die_like
+            if free.any() and len(self._resting):
+                gaps = np.linalg.norm(centroids[:, None, :] - self._resting[None], axis=2)
+                free &= gaps.min(axis=1) > c.at_rest * side
+            hand = ~die_like
+            hand[0] = False
+            if free.any() and hand.any():
+                k = 2 * round(c.hand_gap * side) + 1
+                near_hand = cv2.dilate(hand[labels].astype(np.uint8), np.ones((k, k), np.uint8))
+                free &= np.bincount(labels[near_hand > 0], minlength=n) == 0
+        reach = c.edge_reach * (side or labels.shape[1] / 20)
+        near = (x < reach) | (y < reach) | (x + w > labels.shape[1] - reach) | \
+            (y + h > labels.shape[0] - reach)
+        if not (free & near).any():
+            return bool(free.any()), np.inf
+        cx, cy = centroids[free & near].T
+        gap = np.minimum(np.minimum(cx, labels.shape[1] - cx), np.minimum(cy, labels.shape[0] - cy))
+        return True, float(gap.min())

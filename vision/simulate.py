@@ -15,7 +15,11 @@ module composes. It plays a game's worth of throws on a table seen from above:
   leaving the frame by an edge away from the thrower's hand), a cocked die (leaning on the
   tray wall: its top face and one side seen), a stacked die (one die resting on another);
 - disturbances that must not become throws: a hand hovering, a light step or ramp, a shadow
-  passing over, the table nudged; plus flicker and sensor noise on every frame.
+  passing over, the table nudged; plus flicker and sensor noise on every frame;
+- as a real table plays (issue 34; `unkind`, off by default): a ``dark`` tray (its floor
+  shaded along the wall, a lamp's gradient, a black wall or a lit rim, on a bright or a dark
+  table), arms in sleeves of the table's colour, dice held in view after a pick-up, kept dice
+  knocked a little by thrown ones (truth `knocked`), dice resting against the wall.
 
 Deterministic given the seed: the whole script is drawn from one `numpy.random.Generator`, and
 rendering uses no other randomness.
@@ -26,11 +30,21 @@ rendering uses no other randomness.
     sim.truth  # {"throws": [...], "disturbances": [...], "table": {...}, ...}
 
 `write_video` / `write_frames` save the footage; `zonkcam simulate` is the command line.
+
+Live play (the kiosk's demo) scripts no throw up front: each is decided when the last one has
+been played and scored, so the simulated player can follow the game. Only the specials the
+decision asks for happen, and frames are dropped once played, so hours of play stay small:
+
+    sim = Simulation(SimConfig(seed=7, throws=0))
+    sim.extend(ThrowPlan(fresh=True, dice=5, colors=("white",) * 5))
+    while (item := sim.next_frame()) is not None:
+        ...  # then `extend` with the next throw, or `wait` for more still frames
 """
 from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -51,7 +65,13 @@ PALETTE: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
 SURFACES = {
     "mat": ((52, 92, 38), (70, 105, 150)),  # green felt mat on a mid-brown wooden table
     "tray": ((95, 52, 30), (60, 95, 135)),  # navy felt tray on wood; the rim is darker wood
+    # a dark tray (issue 34): near-black floor; round it a bright table or a dark one
+    "dark": ((40, 38, 36), (150, 172, 196)),
 }
+DARK_SURROUND = (34, 32, 30)  # the dark table a dark tray may sit on (a sleeve vanishes on it)
+DARK_RIMS = ((4, 4, 5), (70, 70, 76))  # a black wall, or one whose top catches the lamp
+WALL_STRIP = 0.9  # die sides: the strip along a dark tray's wall that its wall shades
+WALL_SHADE = 0.6  # of the floor's light, at the wall
 PIPS = {
     1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
     4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
@@ -60,6 +80,10 @@ PIPS = {
 SKIN = (120, 150, 205)
 # Real faces are cut from photos of dice at least this many times the simulated die's size.
 FACE_OVERSIZE = 1.5
+SPECIALS = ("off_table", "cocked", "stacked")
+LIVE_KEEP = 100  # live play: throws and disturbances kept in `truth` (the latest)
+LIVE_DRIFT = 6  # live play: px the table's nudges may move it, in all, each way
+BACKGROUNDS = 8  # table pictures cached (one per nudged position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +109,33 @@ class SimConfig:
     # state), or None to pick every die up (a new turn). State is 0 at a turn's start. Without
     # one, a random non-empty part of the throw is kept.
     keep_policy: Callable[[list[int], object], tuple[list[int], object] | None] | None = None
+    # A real table's unkindness (issue 34), all off by default (`unkind` turns them on); off,
+    # they draw nothing from the seed's generator, so earlier seeds script what they did.
+    sleeve: bool = False  # arms in sleeves of the surround's colour: no arm joins a hand to
+    # the frame's edge in the picture
+    p_hold: float = 0.0  # after a pick-up: the hand holds the dice in view 1-3 s, shaking
+    p_knock: float = 0.0  # a thrown die knocks a kept die 0.1-0.5 of a side and turns it
+    p_wall: float = 0.0  # a thrown die comes to rest flat against the tray's wall
+
+
+def unkind(config: SimConfig, dark: bool = True) -> SimConfig:
+    """`config` as unkind as a real table: a dark tray (with `dark`), sleeves, holds after
+    pick-ups, knocks and dice against the wall."""
+    return replace(config, surface="dark" if dark else config.surface, sleeve=True,
+                   p_hold=0.6, p_knock=0.3, p_wall=0.2)
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowPlan:
+    """The next throw of live play (`Simulation.extend`), decided once the last one is played."""
+
+    keep: tuple[int, ...] = ()  # indexes into `last_thrown` set aside beside the dice kept before;
+    # the other dice of the last throw are picked up and thrown again
+    fresh: bool = False  # pick every die up (a new turn, hot dice) and throw the whole set
+    special: str | None = None  # off_table, cocked or stacked: the throw goes wrong this way
+    dice: int | None = None  # a fresh throw: the set's size (default: as before)
+    colors: tuple[str, ...] | None = None  # a fresh throw: the set's colours (PALETTE names), one
+    # per die; default: as before (at first, a colour drawn per die)
 
 
 @dataclass(slots=True)
@@ -132,6 +183,9 @@ class Simulation:
         self.config = c = config or SimConfig()
         self.rng = np.random.default_rng(c.seed)
         self.surface = c.surface if c.surface != "random" else ("mat", "tray")[c.seed % 2]
+        # a dark tray sits on a bright table or, every other seed, on a dark one
+        self.around = DARK_SURROUND if self.surface == "dark" and c.seed % 2 else \
+            SURFACES[self.surface][1]
         self.size = c.die_px
         self.polygon = self._region()
         self.colors = self._contrasting_colors()
@@ -139,6 +193,12 @@ class Simulation:
             crops = load_rune55_crops(Path(c.crops), self.rng, min_side=FACE_OVERSIZE * c.die_px)
         self.crops = crops
         self._frames: list[Frame] = []
+        self._dropped = 0  # frames played and forgotten (live play)
+        self._played = 0  # frames `next_frame` has given
+        self._live = False  # throws are added by `extend`
+        self._dice = c.dice  # dice in the set
+        self._set_colors: tuple[str, ...] | None = None  # None: a colour drawn for each die
+        self._state: object = 0  # the keep policy's state
         self._table: list[SimDie] = []
         self._kept: list[SimDie] = []  # set aside this turn
         self._last_thrown: list[SimDie] = []
@@ -152,7 +212,7 @@ class Simulation:
             "throws": [], "disturbances": [],
         }
         self._script()
-        self.truth["frames"] = len(self._frames)
+        self.truth["frames"] = self._frame_no
         self._background: dict[tuple[int, int], np.ndarray] = {}
         self._sprites: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         noise_rng = np.random.default_rng(c.seed + 1)
@@ -163,30 +223,46 @@ class Simulation:
     # ----- the script -------------------------------------------------------------------
 
     def _script(self) -> None:
-        c, rng = self.config, self.rng
         self._rest(0.6)
-        state: object = 0
-        for k in range(c.throws):
+        for k in range(self.config.throws):
+            self._next_throw(k, None)
+
+    @property
+    def _frame_no(self) -> int:
+        """The number of the next frame scripted (frames dropped count)."""
+        return self._dropped + len(self._frames)
+
+    def _next_throw(self, k: int, throw: ThrowPlan | None) -> None:
+        """Pick up, pause and throw: as `throw` decides (live), else as the script draws."""
+        c, rng = self.config, self.rng
+        if throw is None:
             keep = None
             if self._last_thrown and all(d.status == "ok" for d in self._table):
-                keep, state = self._choose_keep(state)
-            if keep is None:
-                self._kept, state = [], 0
-            elif len(keep) == len(self._last_thrown):
-                self._kept = []  # hot dice: every die is picked up, the turn goes on
-            else:
-                self._kept += keep
-            removed = [d for d in self._table if all(d is not kd for kd in self._kept)]
-            nudge = False
-            if self._table:
-                nudge = bool(self._kept) and rng.random() < c.p_nudge
-                nudge = self._pick_up(removed, self._kept[0] if nudge else None)
-                if nudge or rng.random() >= c.p_no_pause:
-                    self._rest(float(rng.uniform(0.5, 1.0)))
-                    if rng.random() < c.p_disturbance:
-                        self._disturb()
-                        self._rest(float(rng.uniform(0.5, 0.8)))
-            self._throw(k, list(self._kept), removed, knocked=nudge)
+                keep, self._state = self._choose_keep(self._state)
+        else:
+            keep = None if throw.fresh else [self._last_thrown[i] for i in sorted(set(throw.keep))]
+            if throw.fresh:
+                self._dice = throw.dice or self._dice
+                self._set_colors = throw.colors or self._set_colors
+        if keep is None:
+            self._kept, self._state = [], 0
+        elif len(keep) == len(self._last_thrown):
+            self._kept = []  # hot dice: every die is picked up, the turn goes on
+        else:
+            self._kept += keep
+        removed = [d for d in self._table if all(d is not kd for kd in self._kept)]
+        nudge = False
+        if self._table:
+            nudge = bool(self._kept) and rng.random() < c.p_nudge
+            nudge = self._pick_up(removed, self._kept[0] if nudge else None)
+            if c.p_hold and rng.random() < c.p_hold:
+                self._hold()
+            if nudge or rng.random() >= c.p_no_pause:
+                self._rest(float(rng.uniform(0.5, 1.0)))
+                if rng.random() < c.p_disturbance:
+                    self._disturb()
+                    self._rest(float(rng.uniform(0.5, 0.8)))
+        self._throw(k, list(self._kept), removed, knocked=nudge, throw=throw)
 
     def _choose_keep(self, state: object) -> tuple[list[SimDie] | None, object]:
         """The dice of the last throw the player sets aside (None: pick everything up)."""
@@ -201,6 +277,55 @@ class Simulation:
             return None, 0
         n = int(self.rng.integers(1, len(thrown)))
         return [thrown[int(i)] for i in sorted(self.rng.permutation(len(thrown))[:n])], state
+
+    # ----- live play ---------------------------------------------------------------------
+
+    def extend(self, throw: ThrowPlan) -> None:
+        """Script one more throw, as decided now; its frames follow those scripted so far."""
+        if throw.special not in (None, *SPECIALS):
+            raise ValueError(f"unknown special throw {throw.special!r} ({', '.join(SPECIALS)})")
+        self._live = True
+        self._next_throw(self._throw_no, throw)
+        self._forget()
+
+    def wait(self, seconds: float) -> None:
+        """More still frames: the table as it is, for this long."""
+        self._rest(seconds)
+        self.truth["frames"] = self._frame_no
+
+    def next_frame(self) -> tuple[float, np.ndarray] | None:
+        """(time in seconds, BGR frame) of the next frame not yet played, then forgotten; None
+        when every frame scripted has been played (`extend` or `wait` for more)."""
+        i = self._played - self._dropped
+        if i >= len(self._frames):
+            return None
+        self._played += 1
+        frame = self.render(self._played - 1, self._frames[i])
+        if i >= 300:  # forget played frames now and then, not one by one
+            del self._frames[:i]
+            self._dropped += i
+        return (self._played - 1) / self.config.fps, frame
+
+    @property
+    def last_thrown(self) -> list[SimDie]:
+        """The dice of the last throw, as they lie (indexes for `ThrowPlan.keep`)."""
+        return [replace(d) for d in self._last_thrown]
+
+    @property
+    def kept(self) -> list[SimDie]:
+        """The dice set aside this turn (since every die was last picked up)."""
+        return [replace(d) for d in self._kept]
+
+    @property
+    def _throw_no(self) -> int:
+        throws = self.truth["throws"]
+        return throws[-1]["index"] + 1 if throws else 0
+
+    def _forget(self) -> None:
+        """Live play keeps only the latest of its truth: memory stays bounded over hours."""
+        for key in ("throws", "disturbances"):
+            del self.truth[key][:-LIVE_KEEP]
+        self.truth["frames"] = self._frame_no
 
     def _rest(self, seconds: float) -> None:
         for _ in range(round(seconds * self.config.fps)):
@@ -272,9 +397,38 @@ class Simulation:
             self._frames.append(self._still(hands=[hand]))
         return nudged
 
+    def _hold(self) -> None:
+        """The dice picked up held in view before the throw: a hand comes back over the table
+        or beside it, holds them 1-3 s (trembling, or shaking them), and leaves."""
+        rng, s, c = self.rng, self.size, self.config
+        edge = self._edge_point()
+        if rng.random() < 0.5:
+            spot = self._random_spot(margin=1.0)
+        else:  # beside the table: over the surround, a little way from the region's edge
+            p = self._edge_spot([])
+            centre = np.asarray(self.polygon, np.float32).mean(axis=0)
+            out = (p - centre) / np.linalg.norm(p - centre)
+            q = p + out * 1.5 * s
+            spot = (float(np.clip(q[0], s, c.width - s)), float(np.clip(q[1], s, c.height - s)))
+        seconds = float(rng.uniform(1.0, 3.0))
+        amp = float(rng.choice([0.0, rng.uniform(0.1, 0.3) * s]))  # 0: held, trembling
+        hz = float(rng.uniform(3, 5))
+        path = self._hand_path([edge, spot], 0.4, edge)
+        n = round(seconds * c.fps)
+        for i in range(n):
+            wobble = amp * math.sin(2 * math.pi * hz * i / c.fps)
+            path += self._hand_path([(spot[0] + wobble, spot[1] + 0.5 * wobble)] * 2, 1 / c.fps,
+                                    edge)[:1]
+        path += self._hand_path([spot, edge], 0.4, edge)
+        start = self._frame_no
+        for hand in path:
+            self._frames.append(self._still(hands=[hand]))
+        self.truth["disturbances"].append({"kind": "hold", "frame": start,
+                                           "end_frame": self._frame_no})
+
     def _disturb(self) -> None:
         kind = ("hover", "light", "shadow", "table_nudge")[int(self.rng.integers(4))]
-        start = len(self._frames)
+        start = self._frame_no
         fps = self.config.fps
         if kind == "hover":
             edge = self._edge_point()
@@ -303,20 +457,31 @@ class Simulation:
         else:
             dx, dy = (int(v) for v in self.rng.integers(-4, 5, 2))
             self._offset = (self._offset[0] + dx, self._offset[1] + dy)
+            if self._live:  # hours of nudges must not walk the table off its calibration
+                ox, oy = (min(max(v, -LIVE_DRIFT), LIVE_DRIFT) for v in self._offset)
+                self._offset = (ox, oy)
         self.truth["disturbances"].append({"kind": kind, "frame": start,
-                                           "end_frame": len(self._frames)})
+                                           "end_frame": self._frame_no})
 
-    def _throw(self, k: int, kept: list[SimDie], removed: list[SimDie], knocked: bool) -> None:
+    def _throw(self, k: int, kept: list[SimDie], removed: list[SimDie], knocked: bool,
+               throw: ThrowPlan | None = None) -> None:
         c, rng, s = self.config, self.rng, self.size
-        n = c.dice - len(kept)
-        r = rng.random()
-        special = ("off_table" if r < c.p_off_table else
-                   "cocked" if r < c.p_off_table + c.p_cocked else
-                   "stacked" if r < c.p_off_table + c.p_cocked + c.p_stacked and n >= 2 else None)
+        n = self._dice - len(kept)
+        if throw is None:
+            r = rng.random()
+            special = ("off_table" if r < c.p_off_table else
+                       "cocked" if r < c.p_off_table + c.p_cocked else
+                       "stacked" if r < c.p_off_table + c.p_cocked + c.p_stacked and n >= 2
+                       else None)
+        else:
+            special = throw.special if throw.special != "stacked" or n >= 2 else None
+        colors = self._colors_left(kept, n)
         finals: list[SimDie] = []
-        for _ in range(n):
+        for i in range(n):
             x, y = self._random_spot(margin=1.0, others=finals)
-            finals.append(self._new_die(x, y))
+            finals.append(self._new_die(x, y, colors[i] if colors else None))
+        if c.p_wall and rng.random() < c.p_wall and (special is None or n >= 3):
+            self._against_wall(finals[0], finals[1:])
         if special == "off_table":
             self._send_off_table(finals[-1], finals[:-1])
         elif special == "cocked":
@@ -339,10 +504,17 @@ class Simulation:
         durations = [float(rng.uniform(0.6, 1.2)) for _ in finals]
         paths = [self._tumble(d, release, t) for d, t in zip(finals, durations, strict=True)]
         leave = self._hand_path([release, edge], 0.35, edge)
-        start = len(self._frames)
-        for i in range(max(len(p) for p in paths)):
+        start = self._frame_no
+        length = max(len(p) for p in paths)
+        knock = self._knock(kept, finals) if kept and c.p_knock and rng.random() < c.p_knock \
+            else None
+        for i in range(length):
             moving = [p[min(i, len(p) - 1)] for p in paths]
             hands = [leave[i]] if i < len(leave) else []
+            if knock is not None:  # a thrown die hits it late in its roll: 3 frames of push
+                die, (dx, dy, turn), (x0, y0, a0) = knock
+                f = min(max(i - round(0.6 * length) + 1, 0), 3) / 3
+                die.x, die.y, die.angle = x0 + dx * f, y0 + dy * f, a0 + turn * f
             frame = self._still(hands=hands)
             frame.dice += sorted((d for d in moving if d.status != "lost"),
                                  key=lambda d: d.status == "stacked")
@@ -358,7 +530,7 @@ class Simulation:
             flags.append("spaz")
         if any(d.status == "lost" for d in finals):
             flags.append("lost")
-        if knocked:
+        if knocked or knock is not None:
             flags.append("knocked")
         flags += [st for st in ("cocked", "stacked") if any(d.status == st for d in finals)]
         self.truth["throws"].append({
@@ -369,6 +541,44 @@ class Simulation:
             "flags": flags, "special": special,
         })
         self._rest(float(rng.uniform(1.0, 1.4)))
+
+    def _knock(self, kept: list[SimDie], finals: list[SimDie]
+               ) -> tuple[SimDie, tuple[float, float, float], tuple[float, float, float]] | None:
+        """A kept die a thrown die will knock: (it, its push (dx, dy, turn), where it lay);
+        None when no kept die has room to move."""
+        rng, s = self.rng, self.size
+        die = kept[int(rng.integers(len(kept)))]
+        push = float(rng.uniform(0.1, 0.5)) * s
+        a = float(rng.uniform(0, 2 * math.pi))
+        turn = float(rng.choice([-1, 1]) * rng.uniform(2, 8))
+        others = [d for d in self._table + finals if d is not die and d.status != "lost"]
+        for sign in (1, -1):
+            dx, dy = sign * push * math.cos(a), sign * push * math.sin(a)
+            x, y = die.x + dx, die.y + dy
+            if self._on_table(x, y, 0.5) and \
+                    all(math.hypot(d.x - x, d.y - y) > 1.6 * s for d in others):
+                return die, (dx, dy, turn), (die.x, die.y, die.angle)
+        return None
+
+    def _against_wall(self, d: SimDie, others: list[SimDie]) -> None:
+        """Rest a die flat against the wall: a side along it, a hair off it."""
+        poly = np.asarray(self.polygon, np.float32)
+        centre = poly.mean(axis=0)
+        for _ in range(200):
+            i = int(self.rng.integers(len(poly)))
+            a, b = poly[i], poly[(i + 1) % len(poly)]
+            p = a + (b - a) * float(self.rng.uniform(0.2, 0.8))
+            inward = np.array([a[1] - b[1], b[0] - a[0]]) / np.linalg.norm(b - a)
+            if np.dot(inward, centre - p) < 0:
+                inward = -inward
+            q = p + inward * 0.58 * self.size
+            if self._free_spot(float(q[0]), float(q[1]), others=others):
+                break
+        else:
+            return  # no room along the wall: it rests where it was going to
+        d.x, d.y = float(q[0]), float(q[1])
+        d.angle = -math.degrees(math.atan2(inward[1], inward[0])) % 90 + \
+            float(self.rng.uniform(-3, 3))
 
     def _away_from(self, side: int, d: SimDie | None) -> int:
         """`side` (as `_edge_point` numbers them), or, if die `d` left the frame by that edge,
@@ -392,12 +602,22 @@ class Simulation:
             return len(path) - 1
         return seen[-1] + 1 if seen else 0
 
-    def _new_die(self, x: float, y: float) -> SimDie:
+    def _colors_left(self, kept: list[SimDie], n: int) -> list[str] | None:
+        """The colours of the `n` dice thrown: the set's, less those of the dice kept, in a
+        random order (None: no set, a colour is drawn for each die)."""
+        if self._set_colors is None or self.crops:
+            return None
+        left = list((Counter(self._set_colors) - Counter(d.color for d in kept)).elements())
+        if len(left) != n:
+            raise ValueError(f"{len(self._set_colors)} colours for a set of {self._dice} dice")
+        return [left[int(i)] for i in self.rng.permutation(n)]
+
+    def _new_die(self, x: float, y: float, color: str | None = None) -> SimDie:
         value = int(self.rng.integers(1, 7))
         if self.crops:
             crop = int(self.rng.integers(len(self.crops[value])))
             return SimDie(value, None, x, y, float(self.rng.uniform(0, 90)), crop=crop)
-        color = str(self.rng.choice(self.colors))
+        color = color or str(self.rng.choice(self.colors))
         return SimDie(value, color, x, y, float(self.rng.uniform(0, 90)))
 
     def _tumble(self, final: SimDie, release: tuple[float, float], seconds: float
@@ -508,7 +728,7 @@ class Simulation:
 
     def _region(self) -> list[tuple[int, int]]:
         c, rng = self.config, self.rng
-        inset = (0.13, 0.2) if self.surface == "tray" else (0.08, 0.14)
+        inset = (0.13, 0.2) if self.surface in ("tray", "dark") else (0.08, 0.14)
         mx = c.width * float(rng.uniform(*inset))
         my = c.height * float(rng.uniform(*inset))
         centre = (c.width / 2 + float(rng.normal(0, 6)), c.height / 2 + float(rng.normal(0, 6)))
@@ -522,7 +742,7 @@ class Simulation:
             px = np.uint8([[bgr]])
             return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(float)
 
-        surf = [lab(c) for c in SURFACES[self.surface]]
+        surf = [lab(c) for c in (SURFACES[self.surface][0], self.around)]
         return [name for name, (body, _) in PALETTE.items()
                 if all(np.linalg.norm(lab(body) - s) > 45 for s in surf)]
 
@@ -530,11 +750,11 @@ class Simulation:
 
     def frames(self) -> Iterator[tuple[float, np.ndarray]]:
         """(time in seconds, BGR frame) for every frame of the script."""
-        for i, spec in enumerate(self._frames):
+        for i, spec in enumerate(self._frames, self._dropped):
             yield i / self.config.fps, self.render(i, spec)
 
     def __len__(self) -> int:
-        return len(self._frames)
+        return self._frame_no
 
     def render(self, index: int, spec: Frame) -> np.ndarray:
         frame = self._surface(spec.offset).copy()
@@ -554,8 +774,10 @@ class Simulation:
     def _surface(self, offset: tuple[int, int]) -> np.ndarray:
         if offset in self._background:
             return self._background[offset]
+        if len(self._background) >= BACKGROUNDS:  # drawn again alike if it is needed again
+            del self._background[next(iter(self._background))]
         c = self.config
-        region, around = SURFACES[self.surface]
+        region, around = SURFACES[self.surface][0], self.around
         rng = np.random.default_rng(c.seed + 2)
         img = np.empty((c.height, c.width, 3), np.uint8)
         img[:] = around
@@ -565,15 +787,30 @@ class Simulation:
         poly = np.asarray(self.polygon, np.int32) + np.int32(offset)
         if self.surface == "tray":
             cv2.polylines(img, [poly], True, tuple(int(v * 0.55) for v in around), 8)
+        elif self.surface == "dark":
+            cv2.polylines(img, [poly], True, DARK_RIMS[c.seed // 2 % 2], 12)
         cv2.fillPoly(img, [poly], region)
+        if self.surface == "dark":
+            img = self._wall_shade(img, poly)
         fuzz = cv2.GaussianBlur(rng.normal(0, 1, (c.height, c.width)).astype(np.float32),
                                 (0, 0), 1.5)
         yy, xx = np.mgrid[0:c.height, 0:c.width].astype(np.float32)
         vignette = 1 - 0.18 * (((xx - c.width / 2) / c.width) ** 2
                                + ((yy - c.height / 2) / c.height) ** 2) * 2
+        if self.surface == "dark":  # a lamp to one side: a gradient across the table
+            vignette *= 0.85 + 0.3 * (xx / c.width if c.seed % 4 < 2 else yy / c.height)
         out = (img.astype(np.float32) + 6 * fuzz[..., None]) * vignette[..., None]
         self._background[offset] = np.clip(out, 0, 255).astype(np.uint8)
         return self._background[offset]
+
+    def _wall_shade(self, img: np.ndarray, poly: np.ndarray) -> np.ndarray:
+        """A dark tray's floor, shaded along its wall: `WALL_SHADE` of the light at the wall,
+        all of it `WALL_STRIP` die sides in (the wall keeps the lamp off)."""
+        floor = np.zeros(img.shape[:2], np.uint8)
+        cv2.fillPoly(floor, [poly], 255)
+        inward = cv2.distanceTransform(floor, cv2.DIST_L2, 5) / (WALL_STRIP * self.size)
+        light = np.where(floor > 0, WALL_SHADE + (1 - WALL_SHADE) * np.minimum(inward, 1), 1)
+        return np.clip(img * light[..., None], 0, 255).astype(np.uint8)
 
     def _sprite(self, d: SimDie) -> tuple[np.ndarray, np.ndarray]:
         """An upright die image (BGR) and its alpha, drawn at 4x the die size for smooth edges."""
@@ -633,8 +870,13 @@ class Simulation:
         mask = np.zeros(frame.shape[:2], np.uint8)
         ex, ey = hand.edge
         ang = math.atan2(hand.y - ey, hand.x - ex)
-        cv2.line(mask, (round(ex), round(ey)), (round(hand.x), round(hand.y)), 255,
+        arm = np.zeros_like(mask)
+        cv2.line(arm, (round(ex), round(ey)), (round(hand.x), round(hand.y)), 255,
                  round(1.6 * s))
+        if self.config.sleeve:  # a sleeve of the surround's colour, no shadow of its own
+            self._draw_sleeve(frame, arm)
+        else:
+            mask |= arm
         cv2.ellipse(mask, (round(hand.x), round(hand.y)), (round(1.3 * s), round(1.0 * s)),
                     math.degrees(ang), 0, 360, 255, -1)
         for f in (-0.6, -0.2, 0.2, 0.6):
@@ -642,14 +884,26 @@ class Simulation:
             fy = hand.y + math.sin(ang) * 1.9 * s + math.cos(ang) * f * s
             cv2.line(mask, (round(hand.x), round(hand.y)), (round(fx), round(fy)), 255,
                      round(0.33 * s))
-        shadow = np.roll(mask, (round(0.5 * s), round(0.35 * s)), axis=(0, 1))
-        shadow = cv2.GaussianBlur(shadow, (0, 0), 6).astype(np.float32) / 255
-        frame[:] = (frame * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
-        shade = 0.85 + 0.15 * cv2.GaussianBlur(mask, (0, 0), 4).astype(np.float32) / 255
-        skin = np.empty_like(frame)
+        # Pixels change only near the hand and its shadow: working there alone gives the same
+        # picture for a fraction of the work (live play renders every frame as it is shown).
+        shadow, (x, y, w, h) = _blurred_box(np.roll(mask, (round(0.5 * s), round(0.35 * s)),
+                                                    axis=(0, 1)), 6)
+        box = frame[y:y + h, x:x + w]
+        box[:] = (box * (1 - 0.35 * (shadow.astype(np.float32) / 255)[..., None])).astype(np.uint8)
+        soft, (x, y, w, h) = _blurred_box(mask, 4)
+        shade = 0.85 + 0.15 * soft.astype(np.float32) / 255
+        skin = np.empty((h, w, 3), np.uint8)
         skin[:] = SKIN
         skin = (skin * shade[..., None]).astype(np.uint8)
-        np.copyto(frame, skin, where=(mask > 0)[..., None])
+        np.copyto(frame[y:y + h, x:x + w], skin, where=(mask[y:y + h, x:x + w] > 0)[..., None])
+
+    def _draw_sleeve(self, frame: np.ndarray, arm: np.ndarray) -> None:
+        if not arm.any():
+            return
+        x, y, w, h = cv2.boundingRect(arm)
+        sleeve = np.empty((h, w, 3), np.uint8)
+        sleeve[:] = self.around
+        np.copyto(frame[y:y + h, x:x + w], sleeve, where=(arm[y:y + h, x:x + w] > 0)[..., None])
 
     def _draw_passing_shadow(self, frame: np.ndarray, centre: tuple[float, float]) -> None:
         h, w = frame.shape[:2]
@@ -703,6 +957,18 @@ def _draw_face(s: int, value: int, body: tuple[int, int, int], pip: tuple[int, i
         cx, cy = round(s / 2 + px * 0.27 * s), round(s / 2 + py * 0.27 * s)
         cv2.circle(face, (cx, cy), round(0.09 * s), pip, -1, cv2.LINE_AA)
     return face
+
+
+def _blurred_box(mask: np.ndarray, sigma: float) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """`cv2.GaussianBlur(mask, (0, 0), sigma)` of an 8-bit mask, only in a box around its
+    non-zero pixels (outside, the blur is zero), and that box (x, y, w, h). The crop blurred is
+    two kernel radii wider than them: where it ends inside the picture it reflects only zeros,
+    so every value is the whole picture's blur."""
+    r = (round(sigma * 3 * 2 + 1) | 1) // 2  # OpenCV's kernel radius for 8-bit pictures
+    x, y, w, h = cv2.boundingRect(mask)
+    x1, y1 = max(x - 2 * r, 0), max(y - 2 * r, 0)
+    x2, y2 = min(x + w + 2 * r, mask.shape[1]), min(y + h + 2 * r, mask.shape[0])
+    return cv2.GaussianBlur(mask[y1:y2, x1:x2], (0, 0), sigma), (x1, y1, x2 - x1, y2 - y1)
 
 
 def _rounded_rect(mask: np.ndarray, x1: int, y1: int, x2: int, y2: int, r: int) -> None:

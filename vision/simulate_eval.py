@@ -26,12 +26,16 @@ class Score:
     lost_truth: int = 0
     lost_found: int = 0
     false_spaz: int = 0
+    knocked_truth: int = 0
+    knocked_found: int = 0
+    false_knocked: int = 0
     latency_ms: list[float] = field(default_factory=list)
     misses: list[dict] = field(default_factory=list)  # what went wrong, for reading
 
     def add(self, other: Score) -> None:
         for name in ("throws", "reported", "exact", "colours_right", "phantoms", "spaz_truth",
-                     "spaz_found", "lost_truth", "lost_found", "false_spaz"):
+                     "spaz_found", "lost_truth", "lost_found", "false_spaz", "knocked_truth",
+                     "knocked_found", "false_knocked"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latency_ms += other.latency_ms
         self.misses += other.misses
@@ -52,6 +56,9 @@ class Score:
             "lost_recall": rate(self.lost_found, self.lost_truth),
             "lost_throws": self.lost_truth,
             "false_spaz": self.false_spaz,
+            "knocked_recall": rate(self.knocked_found, self.knocked_truth),
+            "knocked_throws": self.knocked_truth,
+            "false_knocked": self.false_knocked,
             "latency_ms_median": (round(statistics.median(self.latency_ms), 1)
                                   if self.latency_ms else None),
         }
@@ -84,6 +91,7 @@ def score(events: list[ThrowEvent], truth: dict, window_s: float = 1.0) -> Score
     for k, t in enumerate(throws):
         result.spaz_truth += "spaz" in t["flags"]
         result.lost_truth += "lost" in t["flags"]
+        result.knocked_truth += "knocked" in t["flags"]
         got = matched.get(k)
         if got is None:
             result.misses.append({"missed": k, "frame": t["frame"]})
@@ -92,6 +100,8 @@ def score(events: list[ThrowEvent], truth: dict, window_s: float = 1.0) -> Score
         result.spaz_found += "spaz" in t["flags"] and "spaz" in got["flags"]
         result.lost_found += "lost" in t["flags"] and "lost" in got["flags"]
         result.false_spaz += "spaz" not in t["flags"] and "spaz" in got["flags"]
+        result.knocked_found += "knocked" in t["flags"] and "knocked" in got["flags"]
+        result.false_knocked += "knocked" not in t["flags"] and "knocked" in got["flags"]
         same = all(_dice(got[part]) == _dice(t[part]) for part in ("thrown", "kept", "removed"))
         same &= sorted(got["flags"]) == sorted(t["flags"])
         result.exact += same

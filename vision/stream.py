@@ -22,6 +22,11 @@ the picture has not changed (a die cannot come or go without changing it), cocke
 recognizer missed are looked for where it has (`vision.changed`), and, when a die is
 missing from the count, one is looked for under another (`vision.stacked`).
 
+With no table file the region is the one `table.find_table` finds in the first still picture,
+if `table.region_warnings` has nothing to say of it. After a roll a kept die whose picture is
+no longer where and as it lay was knocked (`_shifted`), and the motion detector learns the
+dice's size from the settles, so that only a thing of a die's size counts as rolling.
+
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
 what a camera at the file's frame rate would have seen on this machine.
@@ -35,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+import cv2
 import numpy as np
 from zonkcam.vision.changed import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
@@ -43,7 +49,7 @@ from zonkcam.vision.looks import Look, face_unchanged
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.silhouette import silhouette
 from zonkcam.vision.stacked import mark_stacked, top_face_centre
-from zonkcam.vision.table import Polygon, TableConfig, inside
+from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
 from zonkcam.vision.throws import (
     FLAGS,
     STACKED,
@@ -61,6 +67,9 @@ LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) tha
 WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
 TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this much smaller,
 # so that the crop's margin leaves out the die below
+UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
+UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
+UNMOVED_REACH = 0.3  # die sides round where it lay that it is looked for
 
 
 class DiceReader(Protocol):
@@ -166,6 +175,25 @@ def _whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.n
     return found is not None and found.area >= WHOLE
 
 
+def _where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, float]:
+    """(the correlation of a die's `look` with `image` where it lay, or a pixel off (noise),
+    over its face less its edge pixels; how far off, in pixels, it is best found within
+    `UNMOVED_REACH` die sides). (1.0, 0.0) where it cannot be compared."""
+    r = max(2, round(UNMOVED_REACH * side))
+    ph, pw = look.picture.shape
+    x0, y0 = look.corner[0] - r, look.corner[1] - r
+    window = image[max(y0, 0):y0 + ph + 2 * r, max(x0, 0):x0 + pw + 2 * r]
+    if window.shape[:2] != (ph + 2 * r, pw + 2 * r) or not look.mask.any() or \
+            float(look.picture[look.mask > 0].std()) == 0.0:
+        return 1.0, 0.0
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY) if window.ndim == 3 else window
+    found = cv2.matchTemplate(grey.astype(np.float32), look.picture.astype(np.float32),
+                              cv2.TM_CCOEFF_NORMED, mask=look.mask)
+    found = np.nan_to_num(found, nan=0.0, posinf=0.0, neginf=0.0)
+    _, _, _, (bx, by) = cv2.minMaxLoc(found)
+    return float(found[r - 1:r + 2, r - 1:r + 2].max()), float(np.hypot(bx - r, by - r))
+
+
 def _gap(group: dict[int, Die], d: Die) -> float:
     last = group[max(group)]
     return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
@@ -176,10 +204,13 @@ class ThrowStream:
 
     def __init__(self, reader: DiceReader, table: TableConfig | None = None, *,
                  motion: MotionConfig | None = None, quorum: int = 3, max_reads: int = 6,
-                 dice_count: int | None = None,
+                 dice_count: int | None = None, find: bool = True,
                  clock: Callable[[], float] = time.perf_counter) -> None:
+        """`find`: with no `table`, take the region `table.find_table` finds in the first
+        still picture, if it looks right (`region_warnings`); without one no die is off it."""
         self.reader = reader
         self.table = table
+        self._find = find and table is None
         self.motion = RestDetector(motion)
         self.tracker = ThrowTracker(table, dice_count=dice_count)
         self.quorum = quorum
@@ -189,6 +220,7 @@ class ThrowStream:
         self._early: deque[list[Die]] = deque(maxlen=quorum)  # reads before the settle
         self._reads: list[list[Die]] | None = None  # set while a settle awaits its quorum
         self._rolled = False
+        self._left = False  # a die rolling was seen near the frame's edge
         self._last_motion_t = 0.0
         self._busy_until = -np.inf
         self._index = -1
@@ -243,6 +275,7 @@ class ThrowStream:
                 self._reads = list(self._early)
                 self._early.clear()
                 self._rolled, self._last_motion_t = update.rolling, update.last_motion_t
+                self._left = update.leaving
                 event = self._try_decide(t)
         end = max(t, self._busy_until) + (self.clock() - start)
         self._busy_until = end
@@ -254,6 +287,8 @@ class ThrowStream:
 
     def _read(self, image: np.ndarray) -> list[Die]:
         start = self.clock()
+        if self._find:
+            self._find_table(image)
         table = None
         if self.table is not None:  # the calibration, in the pixels of the pictures read
             table = self.tracker.table = self.table.scaled(image.shape[1], image.shape[0])
@@ -267,6 +302,14 @@ class ThrowStream:
         self._cocked_values |= {d.center: r.value for d, r in zip(dice, reading.dice, strict=True)
                                 if d.status == "cocked" and r.value is not None}
         return mark_geometry(dice, table, self._side)
+
+    def _find_table(self, image: np.ndarray) -> None:
+        """The table region found in the first still picture, if it looks right."""
+        self._find = False
+        h, w = image.shape[:2]
+        polygon = find_table(image)
+        if not region_warnings(polygon, (w, h), image):
+            self.table = TableConfig((w, h), polygon)
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None
@@ -282,8 +325,12 @@ class ThrowStream:
         dice = self._settled_dice(dice, quorum)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
-        outcome = self.tracker.settle(dice, self._rolled, alike=self._alike)
+        outcome = self.tracker.settle(dice, self._rolled, alike=self._alike, left=self._left,
+                                      shifted=self._shifted)
         self._remember(self.tracker.on_table)
+        assert self.last_image is not None
+        self.motion.set_resting([d.center for d in self.tracker.on_table],
+                                self.last_image.shape[1])
         self.stats.outcomes[outcome.kind] += 1
         if outcome.kind == "ignored":
             self.stats.ignored += 1
@@ -301,6 +348,16 @@ class ThrowStream:
         look = self._looks.get(old)
         return look is None or look.seen_at(self._settled[0], new.center)
 
+    def _shifted(self, old: Die) -> bool:
+        """Whether the settled picture no longer shows die `old` exactly where and as it lay
+        (`UNMOVED`): a kept die a thrown die knocked, however little."""
+        assert self._settled is not None
+        look = self._looks.get(old)
+        if look is None:
+            return False
+        same, off = _where_it_lay(look, self._settled[0], self._side or die_size([old]))
+        return same < UNMOVED or off >= UNMOVED_SHIFT
+
     def _remember(self, dice: list[Die]) -> None:
         """How the settled dice look, and still those picked up since the last throw."""
         assert self._settled is not None
@@ -315,14 +372,22 @@ class ThrowStream:
         next settle to be checked against."""
         image = self.last_image
         assert image is not None  # set by the reads
+        before = self._settled[1] if self._settled is not None else []
         dice = self._in_place(dice, image)
         dice = self._with_missed(dice, image)
         if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
             self._side = die_size(dice)
+            self.motion.set_die_side(self._side, image.shape[1])
         if self.tracker.dice_count is not None:
             missing = self.tracker.dice_count - count_dice(dice)
             dice = _leaning_read_twice(dice, -missing, self._side or die_size(dice))
-            dice = mark_stacked(image, dice, die_size(dice), missing)
+            # a stack forms only when dice are thrown, and a die lying as it lay at the last
+            # settle (`_in_place`) was judged then: between a pick-up and a throw dice are
+            # missing from the count, and a die by a dark tray's shaded wall passed for a stack
+            if self._rolled:
+                marked = mark_stacked(image, dice, die_size(dice), missing)
+                dice = [d if any(d is b for b in before) else m
+                        for d, m in zip(dice, marked, strict=True)]
             # a die on top of another lies flat: one the cocked test took keeps the value read
             dice = [replace(d, value=self._cocked_values.get(d.center))
                     if d.status == "stacked" and d.value is None else d for d in dice]

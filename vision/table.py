@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -119,48 +120,95 @@ def _contour(polygon: Polygon) -> np.ndarray:
     return np.asarray(polygon, np.float32).reshape(-1, 1, 2)
 
 
+FILL_STEP = 4.0  # Lab units (0..255) between neighbouring pixels of one surface, at most
+FILL_WIDTH = 240  # px: the picture's longer side as it is searched
+_BRIGHTEN = np.round(255 * (np.arange(256) / 255) ** 0.5).astype(np.uint8)
+
+
 def find_table(image: np.ndarray) -> Polygon:
     """Find the large uniform area the dice land on (a mat, a tray floor, a table top).
 
-    Takes the colour around the image centre, keeps the connected area of similar colour that
-    contains the centre (closing over dice and pips), and returns its outline simplified to a
-    polygon. The caller checks the result with `region_warnings`.
+    The surface is the area reached from the picture's centre stepping from pixel to pixel by
+    less than `FILL_STEP` of colour: a lamp's gradient and the strip a tray's wall shades are
+    crossed, a rim's or a mat's edge (a step) is not. Colour alone cannot do it: the shaded
+    strip along a dark tray's wall is farther from the floor's middle in colour than its rim
+    may be (issue 34: a patch inside the floor, or the rim). Dice are holes in it, filled by
+    taking its outline's convex hull. The caller checks the result with `region_warnings`.
     """
+    return _found_region(image, FILL_STEP)
+
+
+def _found_region(image: np.ndarray, step: float) -> Polygon:
     h, w = image.shape[:2]
-    scale = 240 / max(h, w)
-    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
-                       interpolation=cv2.INTER_AREA)
-    if small.ndim == 2:
-        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-    sh, sw = lab.shape[:2]
-    # Sample the surface colour as the median of a central patch: dice cover a minority of it.
-    patch = lab[sh * 3 // 8: sh * 5 // 8, sw * 3 // 8: sw * 5 // 8].reshape(-1, 3)
-    surface = np.median(patch, axis=0)
-    dist = np.linalg.norm(lab - surface, axis=2)
-    spread = float(np.percentile(np.linalg.norm(patch - surface, axis=1), 50))
-    similar = (dist < max(12.0, 3.0 * spread)).astype(np.uint8)
-    k = max(3, round(min(sh, sw) / 20)) | 1
-    closed = cv2.morphologyEx(similar, cv2.MORPH_CLOSE, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (k, k)))
-    n, labels = cv2.connectedComponents(closed)
-    centre_label = labels[sh // 2, sw // 2]
-    if n <= 1 or centre_label == 0:
-        return [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]
-    region = (labels == centre_label).astype(np.uint8)
+    region, scale = _fill(image, step)
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return [(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)]
     hull = cv2.convexHull(max(contours, key=cv2.contourArea))
     approx = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True)
     return [(min(w - 1, round(x / scale)), min(h - 1, round(y / scale)))
             for x, y in approx.reshape(-1, 2)]
 
 
+def _fill(image: np.ndarray, step: float) -> tuple[np.ndarray, float]:
+    """The surface reached from the centre (`find_table`) as a mask of the shrunk picture,
+    and the shrink factor."""
+    h, w = image.shape[:2]
+    scale = FILL_WIDTH / max(h, w)
+    small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    if small.ndim == 2:
+        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    # brightened (gamma 1/2) so that steps between dark greys count as those between light
+    # ones: a black wall beside a floor in its shade (grey 18 and 4) is an edge
+    lab = cv2.medianBlur(cv2.cvtColor(cv2.LUT(small, _BRIGHTEN), cv2.COLOR_BGR2LAB), 3)
+    sh, sw = lab.shape[:2]
+    # start where the central patch shows its median colour: dice cover a minority of it
+    patch = lab[sh * 3 // 8: sh * 5 // 8, sw * 3 // 8: sw * 5 // 8].astype(np.float32)
+    far = np.linalg.norm(patch - np.median(patch.reshape(-1, 3), axis=0), axis=2)
+    py, px = np.unravel_index(int(np.argmin(far)), far.shape)
+    mask = np.zeros((sh + 2, sw + 2), np.uint8)
+    cv2.floodFill(lab, mask, (sw * 3 // 8 + int(px), sh * 3 // 8 + int(py)), 0,
+                  (step,) * 3, (step,) * 3, 8 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
+    region = mask[1:-1, 1:-1]
+    k = max(3, round(min(sh, sw) / 20)) | 1  # close over pips and specks of felt
+    closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (k, k)))
+    # its edge's pixels, half of them the rim's, are left out by the steps: one more
+    return cv2.dilate(closed, np.ones((3, 3), np.uint8)), scale
+
+
+LOOSE_STEP = 2.5  # of `FILL_STEP`: a surface found with steps this much larger...
+PATCH = 1.3  # ...and this many times the region's area, round it: the region is a patch of it
+
+
 def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
-                    image: np.ndarray | None = None) -> list[str]:
-    """Plain-language warnings for a region that is obviously wrong."""
+                    image: np.ndarray | None = None,
+                    resting: list[tuple[float, float]] | None = None) -> list[str]:
+    """Plain-language warnings for a region that is obviously wrong: too small or the whole
+    frame; with the `image`, much smaller (`PATCH`) than the surface it lies on, as found
+    with `find_table`'s steps or larger ones (a region given inside the floor; a patch of a
+    tray's floor cut off by a shade's edge); with `resting` (where things came to rest,
+    `resting_spots`), things at rest outside it."""
     w, h = frame_size
     area = abs(cv2.contourArea(_contour(polygon))) / float(w * h)
     warnings = []
+    cx, cy = np.asarray(polygon, np.float32).mean(axis=0)
+    for step in (FILL_STEP, LOOSE_STEP * FILL_STEP) if image is not None and area >= 0.10 \
+            else ():
+        surface = _found_region(image, step)
+        around = abs(cv2.contourArea(_contour(surface))) / float(w * h)
+        if around < 0.95 and around > PATCH * area and inside(surface, cx, cy):
+            warnings.append(f"the table region covers {area:.0%} of the frame, but the surface "
+                            f"round it {around:.0%}: it may be a patch of the tray's floor, and "
+                            "dice near the wall would be SPAZ; check the overlay or give "
+                            "--polygon")
+            break
+    outside = [p for p in resting or [] if not inside(polygon, *p)]
+    if outside:
+        where = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in outside[:5])
+        warnings.append(f"{len(outside)} thing(s) came to rest outside the table region, at "
+                        f"{where}: if they are dice on the tray, the region is too small")
     if area < 0.10:
         warnings.append(f"the table region covers only {area:.0%} of the frame: "
                         "dice will land outside it and count as SPAZ")
@@ -172,6 +220,21 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
     if any(not (0 <= x < w and 0 <= y < h) for x, y in polygon):
         warnings.append("the table region reaches outside the frame")
     return warnings
+
+
+def resting_spots(settled: list[np.ndarray], side: float | None = None
+                  ) -> list[tuple[float, float]]:
+    """Where die-sized things came or went between successive still pictures of a video (a
+    die at rest in one, not the next): `vision.changed.changed_spots` with dice of `side` px,
+    by default a 19th of the picture's width (the product's camera mount)."""
+    from zonkcam.vision.changed import changed_spots
+
+    spots: list[tuple[float, float]] = []
+    for before, now in pairwise(settled):
+        side = side or now.shape[1] / 19
+        spots += [p for p in changed_spots(before, now, side)
+                  if all(np.hypot(p[0] - q[0], p[1] - q[1]) > side for q in spots)]
+    return spots
 
 
 def _inner_frame_visible(image: np.ndarray) -> bool:

@@ -9,12 +9,16 @@ Each settle is compared with the table as it was at the previous settle:
 - dice that moved or appeared are the new throw (`thrown`).
 
 A settle with nothing new (a nudged table, a light change, a hand that hovered and left, dice
-being picked up) is not a throw, unless dice were picked up, a die was seen rolling and fewer
-dice lie on the table than are in play: every die thrown left the table (`lost`). Hidden dice
+being picked up) is not a throw, unless dice were picked up, a die was seen rolling where it
+could leave the picture (near its edge, `left`) and fewer dice lie on the table than are in
+play: every die thrown left the table (`lost`). A player holding dice picked up is no such
+thing. Hidden dice
 that reappear where they were are the same dice.
 Once a pick-up has been seen, a remaining die that moved a little (`nudge_radius` die sizes) with
-the same face is a kept die that was knocked, and the next throw carries `knocked`. Dice slid
-into the keep zone are kept, not knocked.
+the same face is a kept die that was knocked, and the next throw carries `knocked`; so does a
+throw after which a kept die no longer lies as it lay (`shifted`, the caller's picture check: a
+thrown die nudged it a tenth of a side or turned it a few degrees). Dice slid into the keep
+zone are kept, not knocked.
 
 Flags on a throw: `spaz` (a die off the table, or a die count that does not add up), `lost`
 (fewer dice on the table than in play: a die left the table or is hidden), `knocked`,
@@ -39,6 +43,7 @@ STACKED = 0.6  # die sizes between the centres of a die and the one it rests on,
 TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
 STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
 AGAINST = 1.5  # die sizes between the centres of a die and one leaning on it, at most
+KNOCK_REACH = 0.6  # die sizes a kept die a thrown die knocked lies from where it lay, at most
 Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
 
 
@@ -211,12 +216,15 @@ class ThrowTracker:
         return list(self._on_table or [])
 
     def settle(self, dice: list[Die], rolled: bool,
-               alike: Callable[[Die, Die], bool] | None = None) -> Outcome:
-        """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen.
-        `alike(old, new)`, if the caller can tell: whether the picture shows die `old`, as it
-        was last seen, where `new` lies. After a roll only such a die is the one that lay
-        there, unless it lies still (`STILL`): a die picked up and thrown can land by its old
-        place, turned a little."""
+               alike: Callable[[Die, Die], bool] | None = None, *, left: bool = True,
+               shifted: Callable[[Die], bool] | None = None) -> Outcome:
+        """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen;
+        `left`: a die rolling was seen where it could leave the picture (a throw whose every
+        die is missing needs it). `alike(old, new)`, if the caller can tell: whether the
+        picture shows die `old`, as it was last seen, where `new` lies. After a roll only such
+        a die is the one that lay there, unless it lies still (`STILL`): a die picked up and
+        thrown can land by its old place, turned a little. `shifted(old)`, if the caller can
+        tell: whether die `old` no longer lies exactly as it lay (moved or turned)."""
         if self._on_table is None:
             self._on_table = list(dice)
             if rolled and dice and self.expecting:
@@ -257,6 +265,19 @@ class ThrowTracker:
                                     colours=colours)
         kept += in_zone
         moved: list[tuple[Die, Die]] = []
+        if rolled and not self._pickup_seen:
+            # picked up and thrown with no settle between: a kept die a thrown die knocked
+            # past the match tolerance is still that die, of its face and colour, turned
+            # little (a thrown die landing that near where a picked-up die of its face and
+            # colour lay, turned alike, is rare); nearer than the match tolerance the picture
+            # has judged it (`alike`)
+            near, _, _ = self._match(gone, fresh, KNOCK_REACH * size, shift, angles=False,
+                                     colours=True)
+            moved = [(a, b) for a, b in near
+                     if _dist(a, b, shift) > tol and _angle_close(a, b, self.angle_tol)]
+            gone = [a for a in gone if all(a is not x for x, _ in moved)]
+            fresh = [b for b in fresh if all(b is not y for _, y in moved)]
+            kept += [new for _, new in moved]
         if self._pickup_seen or not rolled:
             moved, gone, fresh = self._match(gone, fresh, self.nudge_radius * size, shift,
                                              angles=False, colours=colours)
@@ -273,8 +294,13 @@ class ThrowTracker:
             moved += knocked
             kept += [new for _, new in knocked]
         self._on_table = list(dice)
-        # dice picked up, a die seen rolling and none landed: every die thrown left the table
-        all_lost = rolled and bool(self._removed or gone) and self._short(dice)
+        # dice picked up, a die seen rolling where it could leave the picture and none landed:
+        # every die thrown left the table. A player holding dice picked up, shaking them in
+        # view, is no die rolling (`motion`), and none was seen leaving (issue 34)
+        all_lost = rolled and left and bool(self._removed or gone) and self._short(dice)
+        # a kept die a thrown die knocked a little way lies where it lay, within the match
+        # tolerance; only the picture tells it moved
+        hit = rolled and shifted is not None and any(shifted(old) for old, _ in pairs)
         if not fresh and not all_lost:
             self._removed += gone
             self._pickup_seen |= bool(gone)
@@ -283,7 +309,7 @@ class ThrowTracker:
                 return Outcome("pickup", removed=gone)
             return Outcome("nudge" if moved or slid else "none")
         return self._throw(fresh, kept, self._removed + gone,
-                           moved_kept=self._knocked or bool(moved), rolled=rolled)
+                           moved_kept=self._knocked or bool(moved) or hit, rolled=rolled)
 
     def _throw(self, thrown: list[Die], kept: list[Die], removed: list[Die], *,
                moved_kept: bool, rolled: bool) -> Outcome:

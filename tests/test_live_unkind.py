@@ -1,0 +1,170 @@
+"""A real table's unkindness (issue 34): hands held over the table, dark sleeves, knocked kept
+dice, dice off the tray with no table file, and a dark tray's floor found whole."""
+import cv2
+import numpy as np
+import pytest
+from zonkcam.vision.dice import Die
+from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.simulate import SimConfig, Simulation, unkind
+from zonkcam.vision.simulate_eval import score
+from zonkcam.vision.simulate_reader import DrawnDiceReader
+from zonkcam.vision.stream import ThrowStream
+from zonkcam.vision.table import TableConfig, find_table, region_warnings, resting_spots
+from zonkcam.vision.throws import ThrowTracker
+
+FPS = 30.0
+SIDE = 34  # px: the dice's side at 640x480
+
+
+def frame(rng, blob=None, square=None):
+    """Dark felt; `blob`: a hand's palm (x, y) free of any arm; `square`: a die's corner."""
+    out = np.full((480, 640, 3), 40, np.uint8)
+    if square is not None:
+        x, y = (int(v) for v in square)
+        cv2.rectangle(out, (x, y), (x + SIDE, y + SIDE), (230, 230, 230), -1)
+    if blob is not None:
+        cv2.ellipse(out, (int(blob[0]), int(blob[1])), (60, 45), 20, 0, 360, (120, 150, 205), -1)
+    return np.clip(out + rng.normal(0, 2, out.shape), 0, 255).astype(np.uint8)
+
+
+def settles(frames):
+    det = RestDetector(MotionConfig(settle_s=0.3))
+    det.update(frames[0], 0.0)
+    det.set_die_side(SIDE, 640)  # the stream tells it once a settle has sized the dice
+    ups = [det.update(f, i / FPS) for i, f in enumerate(frames[1:], 1)]
+    return [u for u in ups if u.settled]
+
+
+def test_a_hand_shaking_dice_free_of_the_frame_edge_is_no_roll():
+    # a dark sleeve over a dark table: the palm moves on its own, joined to no arm
+    rng = np.random.default_rng(0)
+    still = [frame(rng) for _ in range(12)]
+    shaking = [frame(rng, blob=(320 + 8 * np.sin(i), 240 + 4 * np.cos(i))) for i in range(40)]
+    got = settles(still + shaking + still)
+    assert len(got) == 2 and not got[-1].rolling
+
+
+def test_an_arm_of_the_tables_colour_sweeping_over_a_die_at_rest_is_no_roll():
+    # the sleeve shows only where it covers the die: a die-sized change, free of any edge
+    rng = np.random.default_rng(2)
+
+    def swept(x):
+        out = frame(rng, square=(300, 200))
+        out[:, max(0, x - 40):max(0, x)] = 40  # the sleeve, the felt's grey
+        return out
+
+    frames = [frame(rng, square=(300, 200)) for _ in range(12)]
+    frames += [swept(290 + 10 * i) for i in range(12)] + frames[:12]
+    det = RestDetector(MotionConfig(settle_s=0.3))
+    det.update(frames[0], 0.0)
+    det.set_die_side(SIDE, 640)
+    det.set_resting([(317, 217)], 640)  # the stream tells it where the dice lay
+    ups = [det.update(f, i / FPS) for i, f in enumerate(frames[1:], 1)]
+    assert any(u.moving for u in ups) and not any(u.rolling for u in ups)
+
+
+def test_a_die_rolling_is_still_a_roll_once_the_dice_are_sized_and_only_leaving_near_the_edge():
+    rng = np.random.default_rng(1)
+    middle = settles([frame(rng, square=(200 + 8 * i, 200)) for i in range(20)]
+                     + [frame(rng, square=(352, 200))] * 15)
+    assert middle[-1].rolling and not middle[-1].leaving
+    out = settles([frame(rng, square=(400 + 14 * i, 200)) for i in range(20)]
+                  + [frame(rng)] * 15)  # rolled across the right edge, out of the picture
+    assert out[-1].rolling and out[-1].leaving
+
+
+def die(value, x, y):
+    return Die(value, "white", 0.99, 0.9, (x - 15, y - 15, x + 15, y + 15), (x, y), 10.0, "ok")
+
+
+SIX = [die(v, 100 * v, 100 + 100 * (v % 2)) for v in range(1, 7)]
+
+
+def started():
+    t = ThrowTracker(TableConfig((640, 480), [(40, 40), (600, 40), (600, 440), (40, 440)]),
+                     dice_count=6)
+    t.settle([], rolled=False)
+    assert t.settle(SIX, rolled=True).kind == "throw"
+    return t
+
+
+def test_dice_picked_up_and_held_are_no_throw_when_no_die_was_seen_leaving():
+    # the player picked two dice up and shook them in view: fewer dice, and something free of
+    # the frame's edge moved (a piece of the hand), but nothing left the picture
+    t = started()
+    out = t.settle(SIX[:4], rolled=True, left=False)
+    assert out.kind == "pickup" and out.flags == []
+
+
+def test_every_die_thrown_lost_needs_one_seen_leaving_the_picture():
+    t = started()
+    assert t.settle(SIX[:5], rolled=False).kind == "pickup"
+    assert t.settle(SIX[:5], rolled=True, left=False).kind == "none"  # held, shaken, put back
+    out = t.settle(SIX[:5], rolled=True, left=True)
+    assert out.kind == "throw" and out.flags == ["spaz", "lost"]
+
+
+def test_a_kept_die_the_picture_shows_moved_a_little_is_knocked():
+    t = started()
+    assert t.settle(SIX[:2], rolled=False).kind == "pickup"
+    thrown = [die(v, 150 + 60 * v, 380) for v in range(1, 5)]
+    nudged = SIX[1]  # lies within the match tolerance of where it lay: only the picture knows
+    out = t.settle([*SIX[:2], *thrown], rolled=True, shifted=lambda old: old == nudged)
+    assert out.kind == "throw" and out.flags == ["knocked"]
+    assert sorted(d.value for d in out.kept) == [1, 2]
+
+
+def play(config, table=True):
+    sim = Simulation(config)
+    region = sim.truth["table"]
+    given = TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
+    stream = ThrowStream(DrawnDiceReader(), given if table else None, dice_count=config.dice)
+    events = [e for t, f in sim.frames() if (e := stream.feed(f, t))]
+    return sim, stream, score(events, sim.truth)
+
+
+def test_holds_in_sleeves_and_knocks_by_thrown_dice_come_out_as_the_truth():
+    sim, _, result = play(unkind(SimConfig(seed=5, throws=6), dark=False))
+    kinds = [d["kind"] for d in sim.truth["disturbances"]]
+    assert "hold" in kinds and result.knocked_truth >= 1
+    assert result.phantoms == 0 and result.exact == 6, result.misses
+    assert result.knocked_found == result.knocked_truth and result.false_knocked == 0
+
+
+def test_a_die_resting_off_the_tray_is_spaz_with_no_table_file():
+    _, stream, result = play(SimConfig(seed=7, throws=3, p_off_table=1.0, p_cocked=0,
+                                       p_stacked=0, p_disturbance=0), table=False)
+    assert stream.table is not None  # found in the first still picture
+    assert result.spaz_truth >= 2 and result.spaz_found == result.spaz_truth
+    assert result.false_spaz == 0 and result.phantoms == 0, result.misses
+
+
+def iou(a, b):
+    ma, mb = np.zeros((480, 640), np.uint8), np.zeros((480, 640), np.uint8)
+    cv2.fillPoly(ma, [np.int32(a)], 1)
+    cv2.fillPoly(mb, [np.int32(b)], 1)
+    return (ma & mb).sum() / (ma | mb).sum()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])  # bright and dark tables, black and lit walls
+def test_a_dark_trays_floor_is_found_whole_with_its_shaded_strip_and_not_its_rim(seed):
+    sim = Simulation(SimConfig(seed=seed, throws=0, surface="dark"))
+    image = sim.render(0, sim._still())
+    found = find_table(image)
+    assert iou(found, sim.polygon) > 0.97
+    assert region_warnings(found, (640, 480), image) == []
+
+
+def test_a_region_that_is_a_patch_of_the_floor_or_leaves_dice_outside_is_warned_of():
+    sim = Simulation(SimConfig(seed=2, throws=0, surface="dark"))
+    image = sim.render(0, sim._still())
+    (x1, y1), (x2, y2) = np.min(sim.polygon, axis=0), np.max(sim.polygon, axis=0)
+    patch = [(x1 + 60, y1 + 60), (x2 - 60, y1 + 60), (x2 - 60, y2 - 60), (x1 + 60, y2 - 60)]
+    assert any("patch" in w for w in region_warnings(patch, (640, 480), image))
+    with_die = image.copy()
+    cv2.rectangle(with_die, (x1 + 20, y1 + 20), (x1 + 20 + SIDE, y1 + 20 + SIDE),
+                  (230, 230, 230), -1)
+    spots = resting_spots([image, with_die], SIDE)
+    assert len(spots) == 1
+    assert any("outside" in w for w in region_warnings(patch, (640, 480), None, spots))
+    assert region_warnings(find_table(image), (640, 480), image, spots) == []
