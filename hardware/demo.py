@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from zonkcam.rules.dice import Die as GameDie
 from zonkcam.rules.game import Game
+from zonkcam.rules.ruleset import Ruleset
 from zonkcam.rules.turn import Turn
 from zonkcam.vision.simulate import PALETTE, SimDie, ThrowPlan
 
@@ -220,3 +222,42 @@ def match(dice: Sequence[SimDie], wanted: Sequence[GameDie]) -> list[int]:
         free.remove(i)
         chosen.append(i)
     return sorted(chosen)
+
+
+def play_offline(ruleset: Ruleset, root: Path, model: Path, *, minutes: float,
+                 seed: int = 1) -> tuple[Any, DemoPlayer]:
+    """`minutes` of simulated demo play, as fast as the machine goes, through the real pipeline
+    (demo camera -> throw stream -> table app, gesture banking on); a game database and its
+    evidence in `root`. Returns the table app (its `tally`, its game) and the player."""
+    import threading
+
+    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.cameras import DemoCamera
+    from zonkcam.hardware.store import Store
+    from zonkcam.hardware.web import Hub
+    from zonkcam.rules.game import GameSetup
+    from zonkcam.vision.read import Reader
+    from zonkcam.vision.stream import ThrowStream
+
+    store = Store(root / "z.db")
+    app = TableApp(store, store.new_game(GameSetup(ruleset, ("Ann", "Bob"))), Hub(), root / "evidence",
+                   gesture_bank=True, demo=True, on_message=lambda m: None)
+    player = DemoPlayer(app, seed=seed)
+    camera = DemoCamera(seed=seed, realtime=False, dice=ruleset.dice, player=player)
+    reader = Reader(model, overhead=True)
+
+    def make_stream(dice: int) -> ThrowStream:
+        return ThrowStream(reader, camera.table, dice_count=dice)
+
+    class Timed:  # the demo camera, ending after `minutes` of simulated time
+        name = "demo"
+
+        def read(self):
+            frame = camera.read()
+            return frame if frame.t < minutes * 60 else None
+
+        def still(self):
+            return camera.still()
+
+    app.run(Timed(), make_stream(ruleset.dice), threading.Event(), make_stream)
+    return app, player

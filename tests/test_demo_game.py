@@ -196,39 +196,13 @@ MINUTES = 5
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["wheaton", "colors6"])
 def test_five_minutes_of_demo_play_are_scored_and_legal(tmp_path, variant):
-    from zonkcam.hardware.app import TableApp
-    from zonkcam.hardware.cameras import DemoCamera
-    from zonkcam.hardware.store import Store
-    from zonkcam.hardware.web import Hub
     from zonkcam.models.registry import Registry
-    from zonkcam.vision.read import Reader
-    from zonkcam.vision.stream import ThrowStream
 
     model = Registry().active_path()
     if not model.is_file():
         pytest.skip("no dice model")
     ruleset = load_variant(variant)
-    store = Store(tmp_path / "z.db")
-    app = TableApp(store, store.new_game(GameSetup(ruleset, PLAYERS)), Hub(), tmp_path / "evidence",
-                   gesture_bank=True, demo=True, on_message=lambda m: None)
-    demo_player = DemoPlayer(app, seed=1)
-    camera = DemoCamera(seed=1, realtime=False, dice=ruleset.dice, player=demo_player)
-    reader = Reader(model, overhead=True)
-
-    def make_stream(dice):
-        return ThrowStream(reader, camera.table, dice_count=dice)
-
-    class FiveMinutes:  # the demo camera, ending after five simulated minutes
-        name = "demo"
-
-        def read(self):
-            frame = camera.read()
-            return frame if frame.t < MINUTES * 60 else None
-
-        def still(self):
-            return camera.still()
-
-    app.run(FiveMinutes(), make_stream(ruleset.dice), threading.Event(), make_stream)
+    app, demo_player = demo.play_offline(ruleset, tmp_path, model, minutes=MINUTES, seed=1)
 
     tally = app.tally
     processed = sum(tally.values())
