@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -239,42 +239,64 @@ def parse_action(line: str, players: Sequence[str], at: str | None = None) -> An
 
 
 def _typed(verb: str, player: str | None, args: tuple[str, ...], players: Sequence[str]) -> AnyAction:
-    if verb == "throw":
-        return Throw(player, dice_of(args))
-    if verb == "keep":
-        if args and all(a.startswith("@") for a in args):
-            if not all(a[1:].isdigit() for a in args):
-                raise ActionError(f"not die positions: {shlex.join(args)}")
-            return Keep(player, positions=tuple(int(a[1:]) for a in args))
-        return Keep(player, dice=dice_of(args))
-    if verb == "bank":
-        if args:
-            raise ActionError("bank takes nothing more")
-        return Bank(player)
-    if verb == "spaz":
-        if len(args) > 1:
-            raise ActionError("spaz takes at most a reason")
-        return Spaz(player, args[0] if args else "")
     if verb in PENALTY_VERBS:
         verb, args = "penalty", (verb, *args)
-    if verb == "penalty":
-        if not args:
-            raise ActionError(f"penalty is one of: {', '.join(PENALTIES)}")
-        if len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
-            raise ActionError("a penalty takes at most a number of further turns lost")
-        return Penalty(player, args[0], int(args[1]) if len(args) == 2 else 0)
-    if verb == "undo":
-        if args:
-            raise ActionError("undo takes nothing more")
-        return Undo()
-    if verb == "correct":
-        if not args or not args[0].isdigit():
-            raise ActionError("correct needs the number of the action to replace, then the new line")
-        target = int(args[0])
-        if len(args) == 4 and args[1] == "die" and args[2].isdigit():
-            return Correct(target, int(args[2]), dice_of(args[3:])[0])
-        return Correct(target, replacement=parse_action(shlex.join(args[1:]), players))
-    return Action(verb, player, args)
+    parse = _PARSERS.get(verb)
+    return parse(player, args, players) if parse else Action(verb, player, args)
+
+
+def _throw(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Throw:
+    return Throw(player, dice_of(args))
+
+
+def _keep(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Keep:
+    if args and all(a.startswith("@") for a in args):
+        if not all(a[1:].isdigit() for a in args):
+            raise ActionError(f"not die positions: {shlex.join(args)}")
+        return Keep(player, positions=tuple(int(a[1:]) for a in args))
+    return Keep(player, dice=dice_of(args))
+
+
+def _bank(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Bank:
+    if args:
+        raise ActionError("bank takes nothing more")
+    return Bank(player)
+
+
+def _spaz(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Spaz:
+    if len(args) > 1:
+        raise ActionError("spaz takes at most a reason")
+    return Spaz(player, args[0] if args else "")
+
+
+def _penalty(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Penalty:
+    if not args:
+        raise ActionError(f"penalty is one of: {', '.join(PENALTIES)}")
+    if len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
+        raise ActionError("a penalty takes at most a number of further turns lost")
+    return Penalty(player, args[0], int(args[1]) if len(args) == 2 else 0)
+
+
+def _undo(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Undo:
+    if args:
+        raise ActionError("undo takes nothing more")
+    return Undo()
+
+
+def _correct(player: str | None, args: tuple[str, ...], players: Sequence[str]) -> Correct:
+    if not args or not args[0].isdigit():
+        raise ActionError("correct needs the number of the action to replace, then the new line")
+    target = int(args[0])
+    if len(args) == 4 and args[1] == "die" and args[2].isdigit():
+        return Correct(target, int(args[2]), dice_of(args[3:])[0])
+    return Correct(target, replacement=parse_action(shlex.join(args[1:]), players))
+
+
+# The verbs with a typed action; any other verb is a plain `Action` with its words.
+_PARSERS: dict[str, Callable[[str | None, tuple[str, ...], Sequence[str]], AnyAction]] = {
+    "throw": _throw, "keep": _keep, "bank": _bank, "spaz": _spaz, "penalty": _penalty,
+    "undo": _undo, "correct": _correct,
+}
 
 
 def dice_of(tokens: Sequence[str]) -> tuple[Die, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from zonkcam.rules.dice import Die
 from zonkcam.rules.events import (
@@ -22,32 +22,40 @@ from zonkcam.rules.events import (
     ThousandInThrow,
 )
 
-if TYPE_CHECKING:
-    from zonkcam.rules.ruleset import Ruleset
 
-ThrowHook = Callable[["Ruleset", Sequence[Die], tuple[int, ...]], list[Event]]
+class DiceSet(Protocol):
+    """What a hook reads of its ruleset; a Protocol, so that `ruleset` (which checks hook
+    names against `NAMES`) and this module do not import each other."""
+
+    @property
+    def dice(self) -> int: ...
+    @property
+    def dice_colors(self) -> tuple[str, ...]: ...
+
+
+ThrowHook = Callable[[DiceSet, Sequence[Die], tuple[int, ...]], list[Event]]
 # (ruleset, keeps so far this turn as (dice values, points) pairs) -> events of the last keep
-KeepHook = Callable[["Ruleset", Sequence[tuple[tuple[int, ...], int]]], list[Event]]
+KeepHook = Callable[[DiceSet, Sequence[tuple[tuple[int, ...], int]]], list[Event]]
 
 
-def devil(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def devil(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
     return [Devil()] if c[5] >= 3 else []
 
 
-def social(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def social(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
     """A1: four of a kind (001:18); five of a kind is a line of its own (001:19), no social."""
     return [Social(f) for f in range(1, 7) if c[f - 1] == 4]
 
 
-def five_ones(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def five_ones(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
     return [FiveOnes()] if c[0] >= 5 else []
 
 
-def six_of_a_kind(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def six_of_a_kind(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
     return [SixOfAKind(f) for f in range(1, 7) if c[f - 1] >= 6]
 
 
-def courtesy_hit(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def courtesy_hit(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
     """The lynch pin (the set's one die of its colour) with both dice of a pair colour."""
     set_colors = Counter(ruleset.dice_colors)
     lynch_pins = {color for color, n in set_colors.items() if n == 1}
@@ -63,7 +71,7 @@ def courtesy_hit(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> l
     return events
 
 
-def colors(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def colors(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
     return [
         Colors(face)
         for face in range(1, 7)
@@ -71,12 +79,12 @@ def colors(ruleset: Ruleset, dice: Sequence[Die], c: tuple[int, ...]) -> list[Ev
     ]
 
 
-def thousand_in_throw(ruleset: Ruleset, keeps: Sequence[tuple[tuple[int, ...], int]]) -> list[Event]:
+def thousand_in_throw(ruleset: DiceSet, keeps: Sequence[tuple[tuple[int, ...], int]]) -> list[Event]:
     points = keeps[-1][1]
     return [ThousandInThrow(points // 1000, points)] if points >= 1000 else []
 
 
-def slim_pickins(ruleset: Ruleset, keeps: Sequence[tuple[tuple[int, ...], int]]) -> list[Event]:
+def slim_pickins(ruleset: DiceSet, keeps: Sequence[tuple[tuple[int, ...], int]]) -> list[Event]:
     """Progress while every keep this turn was a single 1 or 5; complete at all dice."""
     if not all(len(d) == 1 and d[0] in (1, 5) for d, _ in keeps):
         return []

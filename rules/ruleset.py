@@ -11,12 +11,14 @@ import dataclasses
 import tomllib
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from zonkcam.rules.gamerules import GameRules, HitRules, SheetRules
+from zonkcam.rules.hooks import NAMES as HOOK_NAMES
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -193,15 +195,13 @@ def _build(data: dict[str, Any], where: str) -> Ruleset:
 
 def _problems(rs: Ruleset):
     """What makes a well-typed ruleset unplayable, one message per problem."""
-    from zonkcam.rules.hooks import NAMES
-
     if not 1 <= rs.dice <= 6:
         yield f"key 'dice' must be 1 to 6, not {rs.dice}"
     if rs.dice_colors and len(rs.dice_colors) != rs.dice:
         yield f"key 'dice_colors' names {len(rs.dice_colors)} colours for {rs.dice} dice"
     for hook in rs.hooks:
-        if hook not in NAMES:
-            yield f"key 'hooks': unknown hook {hook!r} (known: {', '.join(sorted(NAMES))})"
+        if hook not in HOOK_NAMES:
+            yield f"key 'hooks': unknown hook {hook!r} (known: {', '.join(sorted(HOOK_NAMES))})"
     for face in rs.scoring.singles:
         if face not in FACES:
             yield f"key 'scoring.singles.{face}' is not a face 1-6"
@@ -259,51 +259,55 @@ def _parse(data: Any, cls: type, where: str, path: str, skip: frozenset | set = 
 
 def _convert(value: Any, hint: Any, where: str, path: str) -> Any:
     origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
 
     def bad(expected: str) -> RulesetError:
         return RulesetError(f"{where}: key {path!r} must be {expected}, not {value!r}")
 
     if dataclasses.is_dataclass(hint):
         return hint(**_parse(value, hint, where, path))
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise bad("true or false")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad("an integer")
-        if value < 0:
-            raise bad("zero or more")
-        return value
-    if hint is str:
-        if not isinstance(value, str):
-            raise bad("a string")
-        return value
     if hint is Any:
         return value
-    if origin is Literal:
-        if value not in args:
-            raise bad("one of " + ", ".join(repr(a) for a in args))
+    if hint in _SCALARS:
+        for expected, ok in _SCALARS[hint]:
+            if not ok(value):
+                raise bad(expected)
         return value
-    if origin in (types.UnionType, typing.Union):
-        raise bad("set")  # not used by the schema
+    if origin is Literal:
+        if value not in typing.get_args(hint):
+            raise bad("one of " + ", ".join(repr(a) for a in typing.get_args(hint)))
+        return value
     if origin is tuple:
         if not isinstance(value, list):
             raise bad("a list")
-        item = args[0]
+        item = typing.get_args(hint)[0]
         return tuple(_convert(v, item, where, f"{path}[{i}]") for i, v in enumerate(value))
     if origin is dict:
         if not isinstance(value, dict):
             raise bad("a table")
-        key_hint, value_hint = args
-        out = {}
-        for k, v in value.items():
-            key = k
-            if key_hint is int:
-                if not str(k).isdigit():
-                    raise RulesetError(f"{where}: key {path}.{k!r} must be a number")
-                key = int(k)
-            out[key] = _convert(v, value_hint, where, f"{path}.{k}")
-        return out
+        return _convert_table(value, hint, where, path)
+    if origin in (types.UnionType, typing.Union):
+        raise bad("set")  # not used by the schema
     raise TypeError(f"ruleset schema: unsupported type {hint!r} at {path}")  # a bug, not input
+
+
+# A scalar hint's checks, in order: (what the message says it must be, the check). A bool is
+# an int in Python, so an int must not be a bool; the schema has no negative counts or points.
+_SCALARS: dict[Any, tuple[tuple[str, Callable[[Any], bool]], ...]] = {
+    bool: (("true or false", lambda v: isinstance(v, bool)),),
+    int: (("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+          ("zero or more", lambda v: v >= 0)),
+    str: (("a string", lambda v: isinstance(v, str)),),
+}
+
+
+def _convert_table(value: dict[Any, Any], hint: Any, where: str, path: str) -> dict[Any, Any]:
+    key_hint, value_hint = typing.get_args(hint)
+    out = {}
+    for k, v in value.items():
+        key = k
+        if key_hint is int:
+            if not str(k).isdigit():
+                raise RulesetError(f"{where}: key {path}.{k!r} must be a number")
+            key = int(k)
+        out[key] = _convert(v, value_hint, where, f"{path}.{k}")
+    return out
