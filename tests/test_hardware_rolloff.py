@@ -52,3 +52,19 @@ def test_json_shows_progress():
     r.throw(4)
     assert r.to_json() == {"players": ["Ann", "Bob"], "rounds": [{"Ann": 4}], "rolling": ["Ann", "Bob"],
                            "up": "Bob", "winner": None, "order": None}
+
+
+def test_the_kiosk_roll_off_is_the_game_s_roll_off():
+    """One roll-off (W3): its throws, logged as the game's roll actions, give the same order."""
+    from zonkcam.rules import load_variant
+    from zonkcam.rules.game import Game, GameSetup
+    from zonkcam.rules.order import RollOff as RulesRollOff
+
+    assert RollOff is RulesRollOff and issubclass(RollOffError, ValueError)
+    r = RollOff(("Ann", "Bob", "Cy"))
+    for v in (5, 2, 5, 3, 4):  # Ann and Cy tie, Cy wins the throw-again
+        r.throw(v)
+    game = Game.replay(GameSetup(load_variant("wheaton"), r.players), r.actions())
+    assert [str(a) for a in r.actions()] == ["Ann roll 5", "Bob roll 2", "Cy roll 5", "Ann roll 3",
+                                            "Cy roll 4"]
+    assert game.current == "Cy" and tuple(game.seating.decided(game.order)) == r.order
