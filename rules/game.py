@@ -97,7 +97,7 @@ class Game(GameState):
         if self.live is not None:
             return self.live.player
         if self.phase == "setup":
-            return self.seating.decided(self.order)[0] if self.seating.blocker() is None else None
+            return self.order_of_play.decided(self.order)[0] if self.order_of_play.blocker() is None else None
         return self.up[1] if self.up else None
 
     def open_rules(self) -> dict[int, bool]:
@@ -139,20 +139,20 @@ class Game(GameState):
     def _roll(self, a: Action) -> None:
         if self.phase != "setup":
             raise IllegalAction("the order of play is thrown before play starts")
-        if not self.seating.thrown_for:
+        if not self.order_of_play.thrown_for:
             raise IllegalAction("play goes in seating order; no throw for order")
         assert a.player is not None
         [die] = _dice(a.args, 1)
-        self.seating.roll(a.player, die.value)
+        self.order_of_play.roll(a.player, die.value)
 
     def _goes(self, a: Action) -> None:
         assert a.player is not None
-        self.order = self.seating.goes(a.player, a.args[0] if len(a.args) == 1 else "", self.order)
+        self.order = self.order_of_play.goes(a.player, a.args[0] if len(a.args) == 1 else "", self.order)
 
     def _start_play(self) -> None:
-        if blocker := self.seating.blocker():
+        if blocker := self.order_of_play.blocker():
             raise IllegalAction(blocker)
-        self.order = self.seating.decided(self.order)
+        self.order = self.order_of_play.decided(self.order)
         permanent.apply_passed(self)
         self.phase = "play"
         rounds.advance(self)

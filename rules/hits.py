@@ -30,8 +30,6 @@ from zonkcam.rules.records import SCORING_KINDS, ZONKS, Hit, TurnRecord
 from zonkcam.rules.state import GameState
 from zonkcam.rules.turn import IllegalAction
 
-__all__ = ["EVENT_HITS", "SCORE_HITS", "Hit", "integrity", "sympathy_due", "three_in_three"]
-
 # A throw's event -> (hit source, how many the event earns). The source names the
 # ``[hits]`` switch too; "social" is communal: every player takes one (A1).
 EVENT_HITS: dict[type[Event], tuple[tuple[str, Callable[[Any], int]], ...]] = {

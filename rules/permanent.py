@@ -17,7 +17,10 @@ from zonkcam.rules.scoring import Scorer
 from zonkcam.rules.state import GameState
 from zonkcam.rules.turn import IllegalAction
 
-__all__ = ["PermanentRule", "apply_passed", "earn", "make_rule", "open_rules", "vote"]
+__all__ = [  # PermanentRule is a record (`records`); it is found here too
+    "PermanentRule", "apply_passed", "apply_text", "earn", "make_rule", "open_rules", "thrown", "turn_over",
+    "vote",
+]
 
 
 def vote(state: GameState, a: Action) -> None:

@@ -20,7 +20,7 @@ class GameState:
         self.scorer = setup.scorer
         self.players = {name: Player(name) for name in setup.players}
         self.order = list(setup.players)  # the order of play, once play starts
-        self.seating = OrderOfPlay(self.ruleset.game.order, setup.players)  # W3, C9
+        self.order_of_play = OrderOfPlay(self.ruleset.game.order, setup.players)  # W3, C9
         self.phase = "setup"  # setup, play, shaharazad?, over
         self.magic: tuple[int, ...] = ()  # W2
         self.turns: list[TurnRecord] = []

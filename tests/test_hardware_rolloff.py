@@ -67,4 +67,4 @@ def test_the_kiosk_roll_off_is_the_game_s_roll_off():
     game = Game.replay(GameSetup(load_variant("wheaton"), r.players), r.actions())
     assert [str(a) for a in r.actions()] == ["Ann roll 5", "Bob roll 2", "Cy roll 5", "Ann roll 3",
                                             "Cy roll 4"]
-    assert game.current == "Cy" and tuple(game.seating.decided(game.order)) == r.order
+    assert game.current == "Cy" and tuple(game.order_of_play.decided(game.order)) == r.order
