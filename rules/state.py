@@ -19,14 +19,20 @@ class GameState:
         self.ruleset = setup.ruleset  # changed by game rules and permanent rules (D8)
         self.scorer = setup.scorer
         self.players = {name: Player(name) for name in setup.players}
+        self.phase = "setup"  # setup, play, shaharazad?, over
+        self.log: list[AnyAction] = []
+        self.last_at: str | None = None
+        # before play (`order`, W2)
         self.order = list(setup.players)  # the order of play, once play starts
         self.order_of_play = OrderOfPlay(self.ruleset.game.order, setup.players)  # W3, C9
-        self.phase = "setup"  # setup, play, shaharazad?, over
         self.magic: tuple[int, ...] = ()  # W2
+        # the sheet and the hits (`hits`)
         self.turns: list[TurnRecord] = []
         self.rows: list[Row] = []
         self.hits: list[Hit] = []
-        self.log: list[AnyAction] = []
+        self.first_to: dict[int, str] = {}  # mark -> the first player to reach it (A7, Z4)
+        self.ask: Ask | None = None  # W17
+        # who is up (`rounds`)
         self.up: tuple[str, str] | None = None  # (kind, player) of the turn to play next
         self.live: TurnRecord | None = None
         self.pos = -1  # seat of the regular turn last chosen
@@ -34,24 +40,23 @@ class GameState:
         self.round_row = -1
         self.specials: deque[Special] = deque()  # queued, played before the next regular turn
         self.special: Special | None = None  # being played
-        self.ask: Ask | None = None
-        self.first_to: dict[int, str] = {}  # mark -> the first player to reach it (A7, Z4)
+        # the phases (`halftime`, `bonus`, `ending`, `shaharazad`)
         self.halftime_done = False
         self.round_marks: list[tuple[str, int]] = []  # bonus marks reached this round (A9)
         self.bonus_marks: set[tuple[str, int]] = set()
         self.crosser: tuple[str, int] | None = None  # first to the target this round, and seat
         self.ending = False  # the game ends once the specials queued now are played
         self.winners: list[str] = []
-        self.finish_order: list[str] = []
+        self.finish_order: list[str] = []  # D7
+        self.playoff: dict[str, int] = {}  # A12 shaharazad scores
+        self.playoff_request: str | None = None
+        # rules the players make (`permanent`, D8)
         self.six_die_zonks = 0
-        self.may_rule: str | None = None  # who may make a game rule now (D8)
-        self.may_permanent: list[str] = []  # who earned a permanent rule (D8)
+        self.may_rule: str | None = None  # who may make a game rule now
+        self.may_permanent: list[str] = []  # who earned a permanent rule
         self.game_rules: list[tuple[str, str]] = []
         self.new_permanent: list[tuple[str, str]] = []
         self.votes: dict[int, dict[str, bool]] = {}  # permanent rule id -> player -> yes
-        self.playoff: dict[str, int] = {}  # A12 shaharazad scores
-        self.playoff_request: str | None = None
-        self.last_at: str | None = None
 
     @property
     def over(self) -> bool:
