@@ -29,6 +29,12 @@ OWN_COLOUR = 0.5  # of the way from a die's (a, b) to the other's: still its col
 SIDE_LIGHT = (0.45, 0.9)
 FACE_SAMPLE = 3  # px each side of a die's centre in the patch sampled for its face's colour
 SECOND_TABLE = 0.2  # of the border unlike the table: a second surface (a die covers under 0.1)
+# A dark table (8-bit Lab lightness under `DARK_TABLE`: a black tray's floor): what is lighter
+# than it by `DARK_STEP` stands out too. A grey die there, and the side of a die leaning,
+# differ from the floor in lightness alone and by less than the colour test asks; nothing on
+# it is darker but shadows and the wall's shade, which are not dice.
+DARK_TABLE = 48.0
+DARK_STEP = 12.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +156,27 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
         if len(rest) < SECOND_TABLE * len(ring):
             return np.zeros(squared.shape, np.uint8)
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
-    mask = (squared > least) & _ours(lab, others, sides)
+    mask = squared > least
+    if table[0] < DARK_TABLE and not two_tables:  # (the frame beyond is lighter still)
+        mask |= _lighter_within(lab[..., 0] > table[0] + DARK_STEP, mask)
+    mask &= _ours(lab, others, sides)
     mask = mask.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # cut a neighbour touching at a corner or along a short stretch
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
+
+
+def _lighter_within(lighter: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Of the pixels `lighter` than a dark table and not in `mask`, those that do not reach
+    the patch's border: a tray's wall lit from above, or the table round it, is lighter than
+    its floor too, and a die against it is left as the colour test cut it."""
+    extra = (lighter & ~mask).astype(np.uint8)
+    n, labels = cv2.connectedComponents(extra)
+    if n <= 1:
+        return extra.astype(bool)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return extra.astype(bool) & ~np.isin(labels, edge[edge > 0])
 
 
 def _ours(lab: np.ndarray, others: list[tuple[float, float]], sides: bool) -> np.ndarray:

@@ -1,0 +1,82 @@
+"""Dice on a dark tray (issue 34): a grey die differs from a black floor in lightness alone,
+and a real die's face darkens toward its edges. The cocked test must see a leaning die's top
+face and side whole, and a flat die whose face is shaded is no leaning die."""
+import cv2
+import numpy as np
+import pytest
+from overhead_helpers import SIDE, die, put
+from zonkcam.vision.cocked import LEAST_TOP, SHORT_TOP, mark_cocked, top_face_ratio
+from zonkcam.vision.silhouette import silhouette
+
+FLOOR = (40, 38, 36)  # BGR: a black tray's floor under a lamp
+
+
+def dark_tray(w: int = 240, h: int = 200) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    floor = np.full((h, w, 3), FLOOR, np.float32) + rng.normal(0, 2, (h, w, 1))
+    return np.clip(floor, 0, 255).astype(np.uint8)
+
+
+def shaded_die(image: np.ndarray, cx: float, cy: float, angle: float, body: int = 110,
+               lit: int = 25) -> None:
+    """A flat grey die with three white pips, its face `lit` greys lighter over a third of
+    it at one end, and its rounded edges along the two sides beside that dark (of the
+    floor's grey), as a photo of a real die lit from one side shows it."""
+    sprite = np.full((SIDE, SIDE, 3), body, np.float32)
+    sprite[:SIDE // 3] += lit
+    rim = round(0.12 * SIDE)
+    sprite[:, :rim] = sprite[:, -rim:] = FLOOR
+    for k in (0.25, 0.5, 0.75):
+        cv2.circle(sprite, (round(k * SIDE), round(k * SIDE)), SIDE // 8, (230, 230, 230), -1)
+    m = cv2.getRotationMatrix2D((SIDE / 2, SIDE / 2), angle, 1.0)
+    m[:, 2] += (cx - SIDE / 2, cy - SIDE / 2)
+    size = image.shape[1::-1]
+    warped = cv2.warpAffine(sprite.astype(np.uint8), m, size)
+    mask = cv2.warpAffine(np.full((SIDE, SIDE), 255, np.uint8), m, size)
+    image[mask > 127] = warped[mask > 127]
+
+
+@pytest.mark.parametrize("angle", [0, 25, 70])
+@pytest.mark.parametrize("body", [90, 130])
+def test_a_grey_die_leaning_on_a_dark_floor_is_cocked(angle, body):
+    # its top face stands out from the floor less than the colour test asked, and its side,
+    # 0.6 of the face's grey, hardly at all: both are lighter than the floor
+    image = dark_tray()
+    put(image, 120, 100, angle, lean=40, body=body)
+    ratio = top_face_ratio(image, (120, 100), SIDE)
+    assert ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP, ratio
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "cocked"
+
+
+@pytest.mark.parametrize("angle", [0, 25, 70])
+@pytest.mark.parametrize("body", [90, 130])
+def test_a_grey_die_lying_flat_on_a_dark_floor_is_found_whole_and_not_cocked(angle, body):
+    image = dark_tray()
+    put(image, 120, 100, angle, body=body)
+    found = silhouette(image, (120, 100), SIDE)
+    assert found is not None and found.area == pytest.approx(1.0, abs=0.2)
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+@pytest.mark.parametrize("angle", [0, 20, 45])
+def test_a_flat_die_whose_face_darkens_to_one_edge_is_not_cocked(angle):
+    # the step from the lit third to the rest is no side: a top face with its side beside it
+    # is longer than a die
+    image = dark_tray()
+    shaded_die(image, 120, 100, angle)
+    ratio = top_face_ratio(image, (120, 100), SIDE)
+    assert ratio is None or not LEAST_TOP <= ratio <= SHORT_TOP, ratio
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+@pytest.mark.parametrize("body", [90, 130])
+def test_a_grey_die_against_a_lit_wall_is_found_apart_from_it(body):
+    # the wall's top catches the lamp: lighter than the floor, as the die is; the die is what
+    # stands out inside the patch, the wall reaches its border
+    image = dark_tray()
+    image[:, :100] = (70, 70, 76)
+    put(image, 100 + SIDE / 2 + 2, 100, 0, body=body)
+    found = silhouette(image, (100 + SIDE / 2 + 2, 100), SIDE)
+    assert found is not None and found.area == pytest.approx(1.0, abs=0.2)
+    x, _ = found.centroid()
+    assert abs(x - (100 + SIDE / 2 + 2)) < 0.15 * SIDE
