@@ -53,7 +53,7 @@ def test_a_grey_die_leaning_on_a_dark_floor_is_cocked(angle, body):
 def test_a_grey_die_lying_flat_on_a_dark_floor_is_found_whole_and_not_cocked(angle, body):
     image = dark_tray()
     put(image, 120, 100, angle, body=body)
-    found = silhouette(image, (120, 100), SIDE)
+    found = silhouette(image, (120, 100), SIDE, lighter=True)
     assert found is not None and found.area == pytest.approx(1.0, abs=0.2)
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
 
@@ -76,7 +76,7 @@ def test_a_grey_die_against_a_lit_wall_is_found_apart_from_it(body):
     image = dark_tray()
     image[:, :100] = (70, 70, 76)
     put(image, 100 + SIDE / 2 + 2, 100, 0, body=body)
-    found = silhouette(image, (100 + SIDE / 2 + 2, 100), SIDE)
+    found = silhouette(image, (100 + SIDE / 2 + 2, 100), SIDE, lighter=True)
     assert found is not None and found.area == pytest.approx(1.0, abs=0.2)
     x, _ = found.centroid()
     assert abs(x - (100 + SIDE / 2 + 2)) < 0.15 * SIDE

@@ -115,6 +115,25 @@ def test_nudged_kept_die_is_knocked_on_the_next_throw():
     assert values(out.removed) == [3, 4, 5, 6]
 
 
+def test_a_kept_die_slid_while_dice_are_picked_up_and_held_is_no_throw():
+    # the hand in a sleeve of the table's colour: the 2 it pushed slid alone, seen as a die
+    # rolling; the dice picked up are in the hand, none was seen leaving the picture
+    t = started()
+    kept = [SIX[0], die(2, 230, 110)]
+    assert t.settle(kept, rolled=True, left=False).kind == "pickup"
+    out = t.settle([*kept, die(5, 150, 380), die(5, 250, 380), die(1, 350, 380),
+                    die(4, 400, 250)], rolled=True)
+    assert out.kind == "throw" and "knocked" in out.flags and values(out.kept) == [1, 2]
+    assert values(out.removed) == [3, 4, 5, 6] and "lost" not in out.flags
+
+
+def test_dice_short_with_none_seen_leaving_are_thrown_where_no_die_of_their_face_lay():
+    t = started()
+    assert t.settle(SIX[:2], rolled=False).kind == "pickup"
+    out = t.settle([*SIX[:2], die(6, 400, 350)], rolled=True, left=False)
+    assert out.kind == "throw" and values(out.thrown) == [6] and "lost" in out.flags
+
+
 def test_a_die_read_differently_in_place_without_a_roll_is_no_throw():
     t = started()
     misread = [*SIX[:2], die(5, 300, 100), *SIX[3:5]]  # the 3 read as a 5, the 6 missed

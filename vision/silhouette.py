@@ -87,21 +87,23 @@ class Silhouette:
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                others: Sequence[tuple[float, float]] = (), window: float = WINDOW,
-               sides: bool = False) -> Silhouette | None:
+               sides: bool = False, lighter: bool = False) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
     with the wall or the table (it reaches the edge of the square `window` die sides across).
     Where it merges with what lies beyond the table's edge, and the square's border shows two
     surfaces (the felt and the frame), both count as table. `sides`: past where it is cut
     off, what is of its colour and lit otherwise stays its own (`_ours`): a leaning die's
-    side, for the cocked test."""
+    side, for the cocked test. `lighter`: on a dark table what is lighter than it stands out
+    too (`DARK_TABLE`): a grey die and its side whole, for the cocked test; the stack test
+    measures areas by colour alone (a lighter margin round a die would make it a stack)."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
-    contour = _outline(patch, near, sides=sides)
+    contour = _outline(patch, near, sides=sides, lighter=lighter)
     if contour is None:
         contour = _outline(patch, near, two_tables=True, sides=sides)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
@@ -138,7 +140,8 @@ def _squared_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
 
 
 def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
-                two_tables: bool = False, sides: bool = False) -> np.ndarray:
+                two_tables: bool = False, sides: bool = False, lighter: bool = False
+                ) -> np.ndarray:
     """Mask (0/1) of what stands out from the table (the patch's border) in the patch, nearer
     its centre than the `others` (offsets from it, patch pixels). `two_tables`: the border
     shows two surfaces (the felt and the frame round it), each taken for table; the mask is
@@ -157,7 +160,7 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
             return np.zeros(squared.shape, np.uint8)
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
     mask = squared > least
-    if table[0] < DARK_TABLE and not two_tables:  # (the frame beyond is lighter still)
+    if lighter and table[0] < DARK_TABLE:
         mask |= _lighter_within(lab[..., 0] > table[0] + DARK_STEP, mask)
     mask &= _ours(lab, others, sides)
     mask = mask.astype(np.uint8)
@@ -220,12 +223,13 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
-             two_tables: bool = False, sides: bool = False) -> np.ndarray | None:
+             two_tables: bool = False, sides: bool = False, lighter: bool = False
+             ) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        _foreground(patch_bgr, others, two_tables, sides))
+        _foreground(patch_bgr, others, two_tables, sides, lighter))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0

@@ -44,6 +44,7 @@ TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by si
 STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
 AGAINST = 1.5  # die sizes between the centres of a die and one leaning on it, at most
 KNOCK_REACH = 0.6  # die sizes a kept die a thrown die knocked lies from where it lay, at most
+SLID_REACH = 1.5  # die sizes a hand picking dice up slides a kept die, at most
 Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
 
 
@@ -293,6 +294,10 @@ class ThrowTracker:
                                                angles=False, faces=False)
             moved += knocked
             kept += [new for _, new in knocked]
+        if rolled and not left and fresh and self._short(dice):
+            pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours)
+            moved += pushed
+            kept += [new for _, new in pushed]
         self._on_table = list(dice)
         # dice picked up, a die seen rolling where it could leave the picture and none landed:
         # every die thrown left the table. A player holding dice picked up, shaking them in
@@ -310,6 +315,18 @@ class ThrowTracker:
             return Outcome("nudge" if moved or slid else "none")
         return self._throw(fresh, kept, self._removed + gone,
                            moved_kept=self._knocked or bool(moved) or hit, rolled=rolled)
+
+    def _slid(self, gone: list[Die], fresh: list[Die], size: float,
+              shift: tuple[float, float], colours: bool
+              ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
+        """`_match` of every die that came with a die gone of its face within `SLID_REACH`,
+        when all can be: dice short of the count and none seen leaving
+        the picture are dice in the player's hand, not thrown, and a die that came near one of
+        its face is a kept die the hand slid picking the others up (the hand in a sleeve of the
+        table's colour, the die sliding alone is a die rolling). No pairs otherwise."""
+        pairs, still_gone, left = self._match(gone, fresh, SLID_REACH * size, shift,
+                                              angles=False, colours=colours)
+        return ([], gone, fresh) if left else (pairs, still_gone, [])
 
     def _throw(self, thrown: list[Die], kept: list[Die], removed: list[Die], *,
                moved_kept: bool, rolled: bool) -> Outcome:
