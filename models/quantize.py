@@ -41,13 +41,35 @@ def float_graph(model):
     DequantizeLinear pair on an activation is dropped (its output renamed to its input).
     """
     import onnx
-    from onnx import numpy_helper
 
     if not is_quantized(model):
         return model
     m = onnx.ModelProto()
     m.CopyFrom(model)
     g = m.graph
+    keep, rename, new_inits = _fold_quantization(g)
+    for n in keep:
+        for i, name in enumerate(n.input):
+            n.input[i] = rename.get(name, name)
+    _keep_output_names(g, keep, rename)
+    used = {i for n in keep for i in n.input} | {i.name for i in g.input}
+    del g.node[:]
+    g.node.extend(n for n in keep if n.op_type != "Constant" or n.output[0] in used)
+    kept_inits = [t for t in g.initializer if t.name in used]
+    del g.initializer[:]
+    g.initializer.extend(kept_inits + new_inits)
+    del g.value_info[:]
+    props = [p for p in m.metadata_props if p.key != "quantized"]
+    del m.metadata_props[:]
+    m.metadata_props.extend(props)
+    return m
+
+
+def _fold_quantization(g) -> tuple[list, dict[str, str], list]:
+    """(the nodes to keep, activation names to rename, float initializers for the dequantized
+    weights) of graph `g`."""
+    from onnx import numpy_helper
+
     inits = {t.name: t for t in g.initializer}
     consts = {n.output[0]: n.attribute[0].t for n in g.node
               if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"}
@@ -61,41 +83,36 @@ def float_graph(model):
     keep = []
     for n in g.node:
         if n.op_type == "DequantizeLinear" and n.input[0] in inits:
-            q = array(n.input[0]).astype(np.float32)
-            scale = array(n.input[1]).astype(np.float32)
-            zero = array(n.input[2]).astype(np.float32) if len(n.input) > 2 else np.float32(0)
-            axis = next((a.i for a in n.attribute if a.name == "axis"), 1)
-            if scale.ndim == 1 and q.ndim > 1:  # per channel along `axis`
-                shape = [1] * q.ndim
-                shape[axis] = -1
-                scale, zero = scale.reshape(shape), np.reshape(zero, shape if np.ndim(zero) else ())
-            new_inits.append(numpy_helper.from_array(((q - zero) * scale).astype(np.float32),
-                                                     n.output[0]))
+            new_inits.append(numpy_helper.from_array(_dequantized(n, array), n.output[0]))
         elif n.op_type == "DequantizeLinear" and n.input[0] in quantize_of:
             rename[n.output[0]] = quantize_of[n.input[0]].input[0]
         elif n.op_type != "QuantizeLinear":
             keep.append(n)
-    for n in keep:
-        for i, name in enumerate(n.input):
-            n.input[i] = rename.get(name, name)
-    for o in g.output:  # a graph output that was a dequantized copy: its producer takes its name
+    return keep, rename, new_inits
+
+
+def _dequantized(n, array) -> np.ndarray:
+    """The float tensor a DequantizeLinear node `n` makes of its stored int8 input."""
+    q = array(n.input[0]).astype(np.float32)
+    scale = array(n.input[1]).astype(np.float32)
+    zero = array(n.input[2]).astype(np.float32) if len(n.input) > 2 else np.float32(0)
+    axis = next((a.i for a in n.attribute if a.name == "axis"), 1)
+    if scale.ndim == 1 and q.ndim > 1:  # per channel along `axis`
+        shape = [1] * q.ndim
+        shape[axis] = -1
+        scale, zero = scale.reshape(shape), np.reshape(zero, shape if np.ndim(zero) else ())
+    return ((q - zero) * scale).astype(np.float32)
+
+
+def _keep_output_names(g, keep: list, rename: dict[str, str]) -> None:
+    """A graph output that was a dequantized copy: its producer takes its name (in place)."""
+    for o in g.output:
         if (source := rename.get(o.name)) is not None:
             for n in keep:
                 for names in (n.input, n.output):
                     for i, name in enumerate(names):
                         if name == source:
                             names[i] = o.name
-    used = {i for n in keep for i in n.input} | {i.name for i in g.input}
-    del g.node[:]
-    g.node.extend(n for n in keep if n.op_type != "Constant" or n.output[0] in used)
-    kept_inits = [t for t in g.initializer if t.name in used]
-    del g.initializer[:]
-    g.initializer.extend(kept_inits + new_inits)
-    del g.value_info[:]
-    props = [p for p in m.metadata_props if p.key != "quantized"]
-    del m.metadata_props[:]
-    m.metadata_props.extend(props)
-    return m
 
 
 def replace_tensors(model, tensors: dict[str, np.ndarray]) -> None:
