@@ -9,9 +9,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 from torch.nn import functional as F
+from zonkcam.models.crops import CROP as CROP  # the classifier's input side, defined with the crops
 
 STRIDE = 4
-CROP = 40  # the face spans CROP / 1.5 px: room for a proposal that misses the centre
 N_CLASSES = 7  # 0 = reject, 1..6 = face value
 
 
@@ -72,3 +72,27 @@ class FaceClassifier(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = (x - 0.45) / 0.25
         return self.fc(self.body(x).mean(dim=(2, 3)))
+
+
+# ---------------------------------------------------------------- the nets as exported
+class ProposerHeads(nn.Module):
+    """The proposer as shipped: heat as a probability, geometry as is."""
+
+    def __init__(self, net: Proposer) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        out = self.net(image)
+        return torch.sigmoid(out[:, :1]), out[:, 1:]
+
+
+class FaceProbs(nn.Module):
+    """The face classifier as shipped: class probabilities, reject first."""
+
+    def __init__(self, net: FaceClassifier) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.net(crops), 1)

@@ -12,6 +12,10 @@ class; (3) the face classifier learns value-or-reject on augmented crops; (4) it
 joined to the proposer's graph in one ONNX file and quantized to int8 (`models.quantize`). Run
 `python -m zonkcam.models.tune` afterwards to choose the reader's thresholds. Needs the `train`
 extra (torch, onnx) and ../shared/datasets/rune55.
+
+The pieces: `nets` (the two nets), `crops` (the classifier's patches and augmented crops),
+`onnx_io` (export, and a shipped model's nets as torch twins); here the data for the proposer,
+the two training loops, false-alarm mining and the stages.
 """
 from __future__ import annotations
 
@@ -26,38 +30,35 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 from zonkcam.models.augment import photometric, random_affine
-from zonkcam.models.nets import CROP, STRIDE, FaceClassifier, Proposer
-from zonkcam.models.quantize import (
-    CALIBRATION_IMAGES,
-    float_graph,
-    quantize,
-    replace_tensors,
-    sample_pictures,
+from zonkcam.models.crops import (
+    CROP_MARGIN,
+    FREE_TURNS,
+    Mined,
+    augment_crop,
+    classifier_patches,
+    drawn_patches,
+    inside_any,
 )
+from zonkcam.models.nets import STRIDE, FaceClassifier, Proposer
+from zonkcam.models.onnx_io import (
+    OnnxClassifier,
+    export,
+    export_proposer,
+    proposer_twin,
+    write_proposer,
+)
+from zonkcam.models.progress import Progress
+from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize, sample_pictures
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
-from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die, render_scene
+from zonkcam.vision.synthetic import render_scene
+
+# defined in crops, onnx_io and progress since the split; imported from here as before
+__all__ = ["CROP_MARGIN", "FREE_TURNS", "Progress", "augment_crop", "classifier_patches",
+           "drawn_patches", "export", "export_proposer", "main", "proposer_twin", "train_classifier",
+           "train_proposer", "write_proposer"]
 
 DET_VIEW = 224  # training views; the net is fully convolutional and runs at ~320 later
 DRAWN_FRACTION = 0.2  # share of proposer views and positive crops drawn, not photographed
-FREE_TURNS = 0.15  # share of training crops turned at any angle rather than upright
-CROP_MARGIN = 1.5  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
-
-
-class Progress:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, total: int, label: str) -> None:
-        self.total, self.label, self.start, self.n = total, label, time.time(), 0
-
-    def step(self, note: str = "") -> None:
-        self.n += 1
-        done = self.n / self.total
-        bar = "#" * int(30 * done)
-        eta = (time.time() - self.start) / done * (1 - done)
-        end = "\n" if self.n == self.total else ""
-        print(f"\r{self.label} [{bar:<30}] {self.n}/{self.total} eta {eta:4.0f}s {note}",
-              end=end, file=sys.stderr, flush=True)
 
 
 def load_grey(items: list[Labelled]) -> list[np.ndarray]:
@@ -169,82 +170,7 @@ def train_proposer(images, items, epochs: int, seed: int, net: Proposer | None =
     return net.eval()
 
 
-# ---------------------------------------------------------------- classifier data
-def inside_any(x: float, y: float, boxes: np.ndarray) -> bool:
-    return bool(np.any((abs(x - boxes[:, 0]) < boxes[:, 2] / 2) &
-                       (abs(y - boxes[:, 1]) < boxes[:, 3] / 2)))
-
-
-def classifier_patches(images, items, rng, mined=None):
-    """Positive patches for every labelled die and reject patches, with labels 0..6."""
-    patches, labels = [], []
-    for idx, (img, it) in enumerate(zip(images, items, strict=True)):
-        h, w = img.shape
-        boxes = it.dice[:, 1:] * np.array([w, h, w, h], np.float32)
-        sizes = np.maximum(boxes[:, 2], boxes[:, 3]) if len(boxes) else np.array([60.0])
-        for (v, *_), (cx, cy, bw, bh) in zip(it.dice, boxes, strict=True):
-            patches.append(patch_at(img, cx, cy, max(bw, bh)))
-            labels.append(int(v))
-            # an off-centre view of the same die (what a proposal between two dice sees)
-            a = rng.uniform(0, 2 * math.pi)
-            r = rng.uniform(0.7, 1.1) * max(bw, bh)
-            sx, sy = cx + r * math.cos(a), cy + r * math.sin(a)
-            if not inside_any(sx, sy, boxes):
-                patches.append(patch_at(img, sx, sy, max(bw, bh)))
-                labels.append(0)
-        for _ in range(3):  # table, vignette, picture dice: anything that is not a pip die
-            sx, sy = rng.uniform(0, w), rng.uniform(0, h)
-            if not inside_any(sx, sy, boxes):
-                size = float(rng.choice(sizes)) * rng.uniform(0.6, 1.6)
-                patches.append(patch_at(img, sx, sy, size))
-                labels.append(0)
-        for sx, sy, size in (mined or {}).get(idx, []):
-            patches.append(patch_at(img, sx, sy, size))
-            labels.append(0)
-    return np.stack(patches), np.array(labels, np.int64)
-
-
-def drawn_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """`n` drawn dice centred in patches (coloured, then grey), with a neighbour now and then."""
-    die = PATCH / PATCH_MARGIN
-    out, labels = [], []
-    for _ in range(n):
-        img = background(rng, PATCH, PATCH, str(rng.choice(["felt", "wood", "paper", "dark"])))
-        if rng.random() < 0.3:  # a touching neighbour at the edge of the patch
-            a = rng.uniform(0, 2 * np.pi)
-            draw_die(img, DrawnDie(int(rng.integers(1, 7)), str(rng.choice(list(BODY_BGR))),
-                                   PATCH / 2 + 1.05 * die * np.cos(a),
-                                   PATCH / 2 + 1.05 * die * np.sin(a), die, rng.uniform(0, 90)))
-        value = int(rng.integers(1, 7))
-        draw_die(img, DrawnDie(value, str(rng.choice(list(BODY_BGR))), PATCH / 2, PATCH / 2,
-                               die * rng.uniform(0.92, 1.05), rng.uniform(0, 90)))
-        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
-        out.append(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
-        labels.append(value)
-    return np.stack(out), np.array(labels, np.int64)
-
-
-def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    die = PATCH / PATCH_MARGIN
-    k = (CROP / CROP_MARGIN) / die * rng.uniform(0.8, 1.25)
-    # proposals miss the centre by ~0.1 die (up to 0.3): the whole face must stay in the crop
-    jitter = np.clip(rng.normal(0, 0.12, 2), -0.3, 0.3) * die
-    center = (PATCH / 2 + jitter[0], PATCH / 2 + jitter[1])
-    # The reader turns each face upright by its measured angle (`faces.face_angle`), so the
-    # classifier learns upright faces, as the reader shows them, and now and then a face at
-    # any angle, for faces whose angle was measured wrong.
-    free = rng.random() < FREE_TURNS
-    m = random_affine(rng, center, CROP, k, free_rotation=free,
-                      angle=0.0 if free else face_angle(patch))
-    crop = cv2.warpAffine(patch, m, (CROP, CROP), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-    if rng.random() < 0.2:  # a die only a few pixels across, upsampled as the reader does
-        small = int(rng.integers(11, 30))
-        crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA),
-                          (CROP, CROP), interpolation=cv2.INTER_LINEAR)
-    return photometric(crop, rng)
-
-
+# ---------------------------------------------------------------- classifier training
 class CropData(torch.utils.data.Dataset):
     def __init__(self, patches, labels, seed):
         self.patches, self.labels, self.seed = patches, labels, seed
@@ -289,63 +215,9 @@ def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Modu
     return net.eval()
 
 
-# ---------------------------------------------------------------- a shipped proposer, further
-def _proposer_convs(model) -> dict[str, tuple[str, str]]:
-    """The proposer's convolutions: the `Proposer` submodule each comes from (the exporter
-    names a node after it, e.g. `/net/s8/s8.0/s8.0.3/Conv`) -> its (weight, bias) tensors."""
-    reach, convs = {"image"}, {}
-    for node in model.graph.node:  # stored in topological order
-        if any(i in reach for i in node.input):
-            reach.update(node.output)
-            if node.op_type == "Conv" and len(node.input) == 3:
-                convs[node.name.rsplit("/", 2)[-2]] = (node.input[1], node.input[2])
-    return convs
-
-
-def proposer_twin(path: Path) -> Proposer:
-    """The proposer of a dice .onnx as a torch `Proposer` to train further. The export folded
-    each BatchNorm into its convolution, so the twin's BatchNorms are identities and its
-    convolutions carry the folded weights and biases (as the face classifier's twin does).
-    """
-    import onnx
-    from onnx import numpy_helper
-    from torch import nn
-
-    model = float_graph(onnx.load(str(path)))
-    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    net = Proposer()
-    for module in net.modules():
-        for name, child in module.named_children():
-            if isinstance(child, nn.BatchNorm2d):
-                setattr(module, name, nn.Identity())
-    convs = {name: m for name, m in net.named_modules() if isinstance(m, nn.Conv2d)}
-    found = _proposer_convs(model)
-    if found.keys() != convs.keys() or any(
-            tuple(convs[k].weight.shape) != inits[w].shape for k, (w, _) in found.items()):
-        raise ValueError(f"{path}: its proposer is not this version's Proposer")
-    for k, (w, b) in found.items():
-        convs[k].weight = nn.Parameter(torch.from_numpy(inits[w].copy()))
-        convs[k].bias = nn.Parameter(torch.from_numpy(inits[b].copy()))
-    return net.eval()
-
-
-def write_proposer(twin: Proposer, base: Path, out: Path) -> None:
-    """`base`'s float graph with the proposer's tensors replaced by the twin's; all else
-    (the face classifier, metadata) kept."""
-    import onnx
-
-    model = float_graph(onnx.load(str(base)))
-    new = {}
-    for k, (w, b) in _proposer_convs(model).items():
-        conv = twin.get_submodule(k)
-        new[w], new[b] = conv.weight.detach().numpy(), conv.bias.detach().numpy()
-    replace_tensors(model, new)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(out))
-
-
-# ---------------------------------------------------------------- mining and export
-def mine_false_alarms(proposer_onnx: Path, images, items, threshold: float = 0.2):
+# ---------------------------------------------------------------- classifier data
+def mine_false_alarms(proposer_onnx: Path, images: list[np.ndarray], items: list[Labelled],
+                      threshold: float = 0.2) -> Mined:
     """Proposals on training pictures whose centre lies in no labelled box: reject examples."""
     import onnxruntime as ort
     from zonkcam.vision.proposals import decode
@@ -354,7 +226,7 @@ def mine_false_alarms(proposer_onnx: Path, images, items, threshold: float = 0.2
     opts.intra_op_num_threads = 1
     opts.log_severity_level = 3
     session = ort.InferenceSession(str(proposer_onnx), opts, providers=["CPUExecutionProvider"])
-    mined: dict[int, list[tuple[float, float, float]]] = {}
+    mined: Mined = {}
     bar = Progress(len(images), "mining")
     for idx, im in enumerate(images):
         h, w = im.shape
@@ -370,70 +242,23 @@ def mine_false_alarms(proposer_onnx: Path, images, items, threshold: float = 0.2
     return mined
 
 
-def _export(module: torch.nn.Module, example: torch.Tensor, path: Path, inp: str,
-            outs: list[str]) -> None:
-    axes = {inp: {0: "n"} if inp == "crops" else {2: "h", 3: "w"}}
-    axes |= {o: {0: "n"} if inp == "crops" else {2: "gh", 3: "gw"} for o in outs}
-    torch.onnx.export(module.eval(), (example,), str(path), dynamo=False, opset_version=17,
-                      input_names=[inp], output_names=outs, dynamic_axes=axes)
+def classifier_data(proposer_onnx: Path, images: list[np.ndarray], items: list[Labelled],
+                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's patches and labels: every labelled die, reject views (the proposer's
+    false alarms among them) and a share of drawn dice."""
+    mined = mine_false_alarms(proposer_onnx, images, items)
+    patches, labels = classifier_patches(images, items, rng, mined)
+    n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
+    drawn, drawn_labels = drawn_patches(n_drawn, rng)
+    patches = np.concatenate([patches, drawn])
+    labels = np.concatenate([labels, drawn_labels])
+    print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
+          file=sys.stderr)
+    return patches, labels
 
 
-class _Heads(torch.nn.Module):
-    """The proposer as shipped: heat as a probability, geometry as is."""
-
-    def __init__(self, net: Proposer) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, image: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        out = self.net(image)
-        return torch.sigmoid(out[:, :1]), out[:, 1:]
-
-
-class _Probs(torch.nn.Module):
-    def __init__(self, net: FaceClassifier) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, crops: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.net(crops), 1)
-
-
-def export_proposer(proposer: Proposer, out: Path) -> None:
-    _export(_Heads(proposer), torch.zeros(1, 1, 320, 320), out, "image", ["heat", "geometry"])
-
-
-def export(proposer_onnx: Path, classifier: FaceClassifier, out: Path) -> None:
-    """One file for both nets: the proposer's graph (from an exported or shipped model) beside
-    the classifier's. Each input gets a default value, so each stage runs alone: a run that
-    fetches only `heat` feeds only `image`, one that fetches `face` feeds only `crops`."""
-    import onnx
-    from onnx import compose, numpy_helper
-
-    tmp = out.with_suffix(".face.onnx")
-    _export(_Probs(classifier), torch.zeros(2, 1, CROP, CROP), tmp, "crops", ["face"])
-    face = compose.add_prefix(onnx.load(str(tmp)), "face/", rename_inputs=False,
-                              rename_outputs=False)
-    tmp.unlink()
-    proposer = onnx.utils.Extractor(float_graph(onnx.load(str(proposer_onnx)))).extract_model(
-        ["image"], ["heat", "geometry"])
-    proposer.ir_version = face.ir_version = min(proposer.ir_version, face.ir_version)
-    m = compose.merge_models(proposer, face, io_map=[])
-    have = {t.name for t in m.graph.initializer}
-    m.graph.initializer.extend(
-        numpy_helper.from_array(np.zeros(shape, np.float32), name)
-        for name, shape in (("image", (1, 1, 32, 32)), ("crops", (1, 1, CROP, CROP)))
-        if name not in have)
-    for key, value in {"stride": str(STRIDE), "crop": str(CROP), "crop_margin": str(CROP_MARGIN),
-                       "classes": "reject,1,2,3,4,5,6"}.items():
-        m.metadata_props.add(key=key, value=value)
-    onnx.checker.check_model(m)
-    tmp = out.with_suffix(".tmp.onnx")
-    onnx.save(m, str(tmp))
-    tmp.replace(out)
-
-
-def main(argv: list[str] | None = None) -> int:
+# ---------------------------------------------------------------- the command
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m zonkcam.models.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--epochs-det", type=int, default=9)
@@ -452,7 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--proposer-further", type=Path, metavar="MODEL.onnx",
                     help="train this model's proposer further (lr 1e-3) and keep its classifier; "
                          "run `python -m zonkcam.models.tune` afterwards")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     further = None
     if args.proposer_further:
         try:
@@ -483,17 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     proposer_onnx = args.classifier_from or args.proposer_from or args.work / "proposer.onnx"
     if args.classifier_from is None and args.proposer_from is None:
         export_proposer(train_proposer(images, items, args.epochs_det, args.seed), proposer_onnx)
-    mined = mine_false_alarms(proposer_onnx, images, items)
-    patches, labels = classifier_patches(images, items, rng, mined)
-    n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
-    drawn, drawn_labels = drawn_patches(n_drawn, rng)
-    patches = np.concatenate([patches, drawn])
-    labels = np.concatenate([labels, drawn_labels])
-    print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
-          file=sys.stderr)
+    patches, labels = classifier_data(proposer_onnx, images, items, rng)
     if args.classifier_from:
-        from zonkcam.models.finetune import OnnxClassifier
-
         spec = OnnxClassifier.load(args.classifier_from)
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
                                       net=spec.twin(), lr=1e-3)
