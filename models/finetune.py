@@ -29,12 +29,12 @@ torch is imported lazily: the product never needs it.
 
 The pieces: `frames` (captured frames and their split), `crops` (patches and crops cut as the
 reader cuts them), `base_data` (against forgetting), `onnx_io` (the torch twin of the ONNX
-classifier and writing it back); here the two training rounds and the job's steps.
+classifier and writing it back), `twin_training` (epochs, early stopping); here the two
+training rounds and the job's steps.
 """
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from collections.abc import Callable
@@ -45,26 +45,19 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 from zonkcam.models.base_data import base_data_for
-from zonkcam.models.crops import (
-    CROP,
-    CROP_MARGIN,
-    augment_crop,
-    die_patches,
-    grey,
-    reader_crops,
-    reject_patches,
-)
+from zonkcam.models.crops import die_patches, grey, reader_crops, reject_patches
 from zonkcam.models.frames import CapturedFrame, LabelledDie, load_frames, split_frames
 from zonkcam.models.onnx_io import OnnxClassifier, twin_error
-from zonkcam.models.progress import Progress
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize
 from zonkcam.models.train_extra import TRAIN_EXTRA, TrainError, need_torch
+from zonkcam.models.twin_training import predict, train_twin, value_accuracy
 
 if TYPE_CHECKING:
     from zonkcam.models.registry import Registry
     from zonkcam.vision.model import DiceModel
 
-# what `zonkcam train` and the tests import from here (frames, onnx_io and train_extra define some)
+# what `zonkcam train` and the tests import from here (frames, onnx_io, train_extra and
+# twin_training define some)
 __all__ = ["TRAIN_EXTRA", "CapturedFrame", "FinetuneConfig", "LabelledDie", "OnnxClassifier",
            "TrainError", "finetune", "load_frames", "split_frames", "twin_error", "value_accuracy"]
 
@@ -76,96 +69,6 @@ PSEUDO_CONFIDENCE = 0.9  # an unverified die joins round two when the round-one 
 VERIFIED_WEIGHT = 3
 
 
-def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> float | None:
-    """Share of dice the reader would report with the right value (not dropped, not unreadable);
-    a value 0 (not a pip die) is right when the reader drops it."""
-    if not len(values):
-        return None
-    read = np.argmax(probs[:, 1:], 1) + 1
-    ok = (probs[:, 0] < reject) & (probs[np.arange(len(read)), read] >= value) & (read == values)
-    ok |= (values == 0) & (probs[:, 0] >= reject)
-    return float(ok.mean())
-
-
-# ----------------------------------------------------------------------------- training
-def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndarray, np.ndarray],
-               *, epochs: int, seed: int, lr: float, patience: int, thresholds: tuple[float, float],
-               crop: int, margin: float, label: str) -> tuple[object, list[dict]]:
-    """Fine-tune `twin` on augmented crops of `patches`; keep the epoch best on `val`
-    (reader-rule accuracy, then loss) and stop after `patience` epochs without progress."""
-    torch = need_torch()
-    from torch.nn import functional as F
-
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    batch = 128
-    steps_per_epoch = max(1, math.ceil(len(labels) / batch))
-    opt = torch.optim.AdamW(twin.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=epochs * steps_per_epoch,
-                                                pct_start=0.15)
-    val_x = torch.from_numpy(val[0][:, None]) if len(val[1]) else None
-    val_y = torch.from_numpy(val[1]) if len(val[1]) else None
-    best, best_key, history, stale = None, None, [], 0
-    bar = Progress(epochs * steps_per_epoch, label)
-    for epoch in range(epochs):
-        twin.train()
-        order = rng.permutation(len(labels))
-        crops = np.stack([augment_crop(patches[i], rng) for i in order]).astype(np.float32) / 255
-        crops = _fit_crop(crops, crop, margin)
-        x_all, y_all = torch.from_numpy(crops[:, None]), torch.from_numpy(labels[order])
-        for s in range(steps_per_epoch):
-            x, y = x_all[s * batch:(s + 1) * batch], y_all[s * batch:(s + 1) * batch]
-            loss = F.cross_entropy(twin(x), y, label_smoothing=0.02)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            bar.step(f"loss {loss.item():.3f}")
-        twin.eval()
-        record = {"epoch": epoch + 1, "loss": round(loss.item(), 4)}
-        if val_x is not None:
-            with torch.no_grad():
-                logits = twin(val_x)
-                probs = torch.softmax(logits, 1).numpy()
-                record["val_loss"] = round(F.cross_entropy(logits, val_y).item(), 4)
-            positive = val[1] > 0
-            acc = value_accuracy(probs[positive], val[1][positive], *thresholds)
-            record["val_accuracy"] = None if acc is None else round(acc, 4)
-            key = (acc or 0.0, -record["val_loss"])
-            if best_key is None or key > best_key:
-                best_key, stale = key, 0
-                best = {k: v.clone() for k, v in twin.state_dict().items()}
-            else:
-                stale += 1
-        history.append(record)
-        if val_x is not None and stale >= patience and epoch + 1 < epochs:
-            print(f"\n{label}: early stop after epoch {epoch + 1} (no progress on validation)",
-                  file=sys.stderr)
-            break
-    if bar.n < bar.total:
-        print(file=sys.stderr)
-    if best is not None:
-        twin.load_state_dict(best)
-    return twin.eval(), history
-
-
-def _fit_crop(crops: np.ndarray, crop: int, margin: float) -> np.ndarray:
-    """augment_crop makes the training recipe's CROP-px crops; a model with another size gets them resized."""
-    if crop == CROP and abs(margin - CROP_MARGIN) < 1e-6:
-        return crops
-    return np.stack([cv2.resize(c, (crop, crop), interpolation=cv2.INTER_AREA) for c in crops])
-
-
-def predict(twin, crops: np.ndarray) -> np.ndarray:
-    """The twin's class probabilities (n, 7) for float crops (n, crop, crop)."""
-    torch = need_torch()
-    if not len(crops):
-        return np.zeros((0, 7), np.float32)
-    with torch.no_grad():
-        return torch.softmax(twin(torch.from_numpy(crops[:, None])), 1).numpy()
-
-
-# ----------------------------------------------------------------------------- the whole job
 @dataclass
 class FinetuneConfig:
     datasets: list[Path]
