@@ -48,42 +48,56 @@ def load_frames(folder: Path) -> list[CapturedFrame]:
         raise TrainError(f"{folder}: no such folder")
     if not (folder / "images").is_dir():
         raise TrainError(f"{folder}: not a dataset (no images/ folder; expected a capture or YOLO folder)")
-    frames = []
-    if (folder / "meta").is_dir():
-        for meta_path in sorted((folder / "meta").glob("*.json")):
-            image = folder / "images" / f"{meta_path.stem}.jpg"
-            try:
-                meta = json.loads(meta_path.read_text())
-                reviewed = bool(meta.get("reviewed"))
-                dice = []
-                for d in meta["dice"]:
-                    x1, y1, x2, y2 = d["box"]
-                    cx, cy = d.get("center") or ((x1 + x2) / 2, (y1 + y2) / 2)
-                    status = d.get("status", "ok")
-                    ok = d.get("value") is not None and status == "ok"
-                    if status == "not_a_die" and set_by_person(d):  # a person said so: a reject
-                        ok, d = True, d | {"value": 0}
-                    flagged = bool(d.get("flagged", False))
-                    size = float(max(x2 - x1, y2 - y1))
-                    dice.append(LabelledDie(d["value"] if ok else None, float(cx), float(cy), size,
-                                            reviewed and ok and set_by_person(d), ok and not flagged))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise TrainError(f"{meta_path}: unreadable capture metadata ({exc})") from None
-            if image.is_file():
-                frames.append(CapturedFrame(f"{folder.name}/{meta_path.stem}", image, tuple(dice)))
-    else:
-        from zonkcam.models.rune55 import yolo_folder
-
-        for item in yolo_folder(folder):
-            size = cv2.imread(str(item.image), cv2.IMREAD_GRAYSCALE)
-            if size is None:
-                continue
-            h, w = size.shape
-            dice = tuple(LabelledDie(int(v), cx * w, cy * h, max(bw * w, bh * h), True, True)
-                         for v, cx, cy, bw, bh in item.dice)
-            frames.append(CapturedFrame(f"{folder.name}/{item.image.stem}", item.image, dice))
+    frames = _captured_frames(folder) if (folder / "meta").is_dir() else _yolo_frames(folder)
     if not frames:
         raise TrainError(f"{folder}: no images with labels in it")
+    return frames
+
+
+def _captured_frames(folder: Path) -> list[CapturedFrame]:
+    """The frames of a capture folder that still have their picture, labelled from meta/."""
+    frames = []
+    for meta_path in sorted((folder / "meta").glob("*.json")):
+        image = folder / "images" / f"{meta_path.stem}.jpg"
+        try:
+            meta = json.loads(meta_path.read_text())
+            reviewed = bool(meta.get("reviewed"))
+            dice = [_captured_die(d, reviewed) for d in meta["dice"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise TrainError(f"{meta_path}: unreadable capture metadata ({exc})") from None
+        if image.is_file():
+            frames.append(CapturedFrame(f"{folder.name}/{meta_path.stem}", image, tuple(dice)))
+    return frames
+
+
+def _captured_die(d: dict, reviewed: bool) -> LabelledDie:
+    """A die of a capture's metadata: its value when read or set (0 when a person said it is no
+    die), verified when a person set it in a reviewed frame."""
+    x1, y1, x2, y2 = d["box"]
+    cx, cy = d.get("center") or ((x1 + x2) / 2, (y1 + y2) / 2)
+    status = d.get("status", "ok")
+    ok = d.get("value") is not None and status == "ok"
+    if status == "not_a_die" and set_by_person(d):  # a person said so: a reject
+        ok, d = True, d | {"value": 0}
+    flagged = bool(d.get("flagged", False))
+    size = float(max(x2 - x1, y2 - y1))
+    return LabelledDie(d["value"] if ok else None, float(cx), float(cy), size,
+                       reviewed and ok and set_by_person(d), ok and not flagged)
+
+
+def _yolo_frames(folder: Path) -> list[CapturedFrame]:
+    """The readable pictures of a YOLO folder; its labels count as verified."""
+    from zonkcam.models.rune55 import yolo_folder
+
+    frames = []
+    for item in yolo_folder(folder):
+        size = cv2.imread(str(item.image), cv2.IMREAD_GRAYSCALE)
+        if size is None:
+            continue
+        h, w = size.shape
+        dice = tuple(LabelledDie(int(v), cx * w, cy * h, max(bw * w, bh * h), True, True)
+                     for v, cx, cy, bw, bh in item.dice)
+        frames.append(CapturedFrame(f"{folder.name}/{item.image.stem}", item.image, dice))
     return frames
 
 
