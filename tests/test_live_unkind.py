@@ -73,6 +73,16 @@ def test_a_die_rolling_is_still_a_roll_once_the_dice_are_sized_and_only_leaving_
     assert out[-1].rolling and out[-1].leaving
 
 
+def test_two_fingertips_coming_in_one_after_another_by_the_edge_are_no_die_leaving():
+    # a hand in a sleeve that does not show: a fingertip by the bottom edge, then another a
+    # few dice along, nearer it; each is free of the edge and die-sized, neither moved out
+    rng = np.random.default_rng(3)
+    still = [frame(rng) for _ in range(12)]
+    tips = [frame(rng, square=(200, 480 - 24 - SIDE)), frame(rng, square=(300, 480 - 16 - SIDE))]
+    got = settles(still + tips + still)
+    assert got[-1].rolling and not got[-1].leaving
+
+
 def die(value, x, y):
     return Die(value, "white", 0.99, 0.9, (x - 15, y - 15, x + 15, y + 15), (x, y), 10.0, "ok")
 

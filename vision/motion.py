@@ -51,6 +51,7 @@ class MotionConfig:
     die_long: float = 3.0
     die_wide: float = 0.8
     edge_reach: float = 1.5  # die sides from the frame's edge: a die there may be leaving it
+    track: float = 2.0  # die sides a die leaving moves from one frame to the next, at most
     hand_gap: float = 1.0  # die sides round a hand (anything larger than a die) where a
     # die-sized thing is a piece of it: its shadow sliding over a die, a finger
     at_rest: float = 0.7  # die sides round a die at rest at the last settle where a die-sized
@@ -90,6 +91,7 @@ class RestDetector:
         self._leaving = False  # a free die seen near the frame's edge since the last settle
         self._near_run = 0  # frames in a row with a free die nearing the frame's edge, up to now
         self._near_gap = np.inf  # its distance from the edge in the last frame (small px)
+        self._near_at: tuple[float, float] | None = None  # and its centre (small px)
         self._border: np.ndarray | None = None
         self.die_side: float | None = None  # the dice's side in the small image's pixels
         self._resting = np.zeros((0, 2), np.float32)  # dice at rest, in the small image
@@ -128,16 +130,14 @@ class RestDetector:
         self._prev = cur
         settled = False
         # a run of frames, not scattered ones: a shadow's or a hand's edge breaks off in bits
-        free, gap = self._free_motion(cur, mask) if moving else (False, np.inf)
+        free, near = self._free_motion(cur, mask) if moving else (False, [])
         self._free_run = self._free_run + 1 if free else 0
         self._rolling |= self._free_run >= self.config.rolling_frames
         # in frames in a row, nearer the edge each time, as a die rolling out is: a piece of a
         # sleeve unlike the table shows near the edge in one frame here and there, and a hand
         # coming in by a sleeve that does not show grows away from the edge
-        nearing = gap < self._near_gap - 0.5
-        self._near_run = self._near_run + 1 if nearing and np.isfinite(self._near_gap) else \
-            int(np.isfinite(gap))
-        self._near_gap = gap
+        nearing = self._nearing(near)
+        self._near_run = self._near_run + 1 if nearing else int(bool(near))
         self._leaving |= self._near_run >= self.config.rolling_frames
         if moving:
             self.state = "moving"
@@ -150,8 +150,21 @@ class RestDetector:
         if settled:
             self._reference = cur
             self._free_run, self._rolling, self._leaving, self._near_run = 0, False, False, 0
-            self._near_gap = np.inf
+            self._near_gap, self._near_at = np.inf, None
         return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t, leaving)
+
+    def _nearing(self, near: list[tuple[float, float, float]]) -> bool:
+        """Whether one of the free things `near` the frame's edge (centre x, y and distance
+        from the edge, small px) is the one nearest it in the last frame, moved no more than
+        `track` die sides, and nearer the edge by half a pixel: one die leaving, not two
+        things each in one frame (a hand's fingertips coming in one after another)."""
+        last_at, last_gap = self._near_at, self._near_gap
+        reach = self.config.track * (self.die_side or np.inf)
+        same = [n for n in near if last_at is not None
+                and np.hypot(n[0] - last_at[0], n[1] - last_at[1]) <= reach]
+        x, y, gap = min(same or near, key=lambda n: n[2], default=(0.0, 0.0, np.inf))
+        self._near_at, self._near_gap = ((x, y) if near else None), gap
+        return bool(same) and gap < last_gap - 0.5
 
     def _changed(self, cur: np.ndarray, ref: np.ndarray) -> tuple[int, np.ndarray]:
         """Pixels that changed between two small frames, after matching their overall gain."""
@@ -166,10 +179,11 @@ class RestDetector:
             return cur
         return cv2.convertScaleAbs(cur, alpha=m_ref / m_cur)
 
-    def _free_motion(self, cur: np.ndarray, motion: np.ndarray) -> tuple[bool, float]:
-        """(something die-like moves that is not connected to the frame edge, the distance
-        from the frame's edge of the nearest such thing's centre within `edge_reach` of it,
-        in small px, or inf).
+    def _free_motion(self, cur: np.ndarray, motion: np.ndarray
+                     ) -> tuple[bool, list[tuple[float, float, float]]]:
+        """(something die-like moves that is not connected to the frame edge, the centre and
+        distance from the frame's edge of each such thing within `edge_reach` of it, in small
+        px).
 
         Objects are the union of what moved this frame and what differs from the scene at the
         last settle (the whole hand and arm, not only its moving fingertips). An object touching
@@ -185,7 +199,7 @@ class RestDetector:
         objects = cv2.dilate(cv2.bitwise_or(fg, motion), np.ones((3, 3), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(objects, connectivity=8)
         if n <= 1:
-            return False, np.inf
+            return False, []
         if self._border is None or self._border.shape != labels.shape:
             self._border = np.ones(labels.shape, bool)
             self._border[1:-1, 1:-1] = False
@@ -211,8 +225,7 @@ class RestDetector:
         reach = c.edge_reach * (side or labels.shape[1] / 20)
         near = (x < reach) | (y < reach) | (x + w > labels.shape[1] - reach) | \
             (y + h > labels.shape[0] - reach)
-        if not (free & near).any():
-            return bool(free.any()), np.inf
         cx, cy = centroids[free & near].T
         gap = np.minimum(np.minimum(cx, labels.shape[1] - cx), np.minimum(cy, labels.shape[0] - cy))
-        return True, float(gap.min())
+        return bool(free.any()), [(float(a), float(b), float(g)) for a, b, g in zip(cx, cy, gap,
+                                                                                    strict=True)]

@@ -294,15 +294,18 @@ class ThrowTracker:
                                                angles=False, faces=False)
             moved += knocked
             kept += [new for _, new in knocked]
-        if rolled and not left and fresh and self._short(dice):
+        pushed: list[tuple[Die, Die]] = []
+        if rolled and fresh and self._short(dice):
             pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours)
             moved += pushed
             kept += [new for _, new in pushed]
         self._on_table = list(dice)
         # dice picked up, a die seen rolling where it could leave the picture and none landed:
         # every die thrown left the table. A player holding dice picked up, shaking them in
-        # view, is no die rolling (`motion`), and none was seen leaving (issue 34)
-        all_lost = rolled and left and bool(self._removed or gone) and self._short(dice)
+        # view, is no die rolling (`motion`), and none was seen leaving (issue 34); nor is a
+        # kept die the hand slid, and the hand going out may look like a die leaving
+        all_lost = rolled and left and not pushed and bool(self._removed or gone) and \
+            self._short(dice)
         # a kept die a thrown die knocked a little way lies where it lay, within the match
         # tolerance; only the picture tells it moved
         hit = rolled and shifted is not None and any(shifted(old) for old, _ in pairs)
@@ -320,10 +323,11 @@ class ThrowTracker:
               shift: tuple[float, float], colours: bool
               ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """`_match` of every die that came with a die gone of its face within `SLID_REACH`,
-        when all can be: dice short of the count and none seen leaving
-        the picture are dice in the player's hand, not thrown, and a die that came near one of
-        its face is a kept die the hand slid picking the others up (the hand in a sleeve of the
-        table's colour, the die sliding alone is a die rolling). No pairs otherwise."""
+        when all can be: with dice short of the count, dice that all came near where one of
+        their face lay are kept dice the hand slid picking the others up, which it holds (in a
+        sleeve of the table's colour, the die sliding alone is a die rolling, and the hand
+        going out by the frame's edge a die leaving). Thrown dice that all land so, while
+        others leave the picture, are rare. No pairs otherwise."""
         pairs, still_gone, left = self._match(gone, fresh, SLID_REACH * size, shift,
                                               angles=False, colours=colours)
         return ([], gone, fresh) if left else (pairs, still_gone, [])
