@@ -124,6 +124,21 @@ def test_a_kept_die_the_picture_shows_moved_a_little_is_knocked():
     assert sorted(d.value for d in out.kept) == [1, 2]
 
 
+def test_a_kept_die_knocked_under_a_third_of_a_side_with_no_settle_after_a_pick_up_is_knocked():
+    # picked up and thrown in one go; a thrown die pushed the 2 under a third of a side and turned
+    # it 5°: its picture is not as it was, and it is no die thrown
+    t = started()
+    two = SIX[1]
+    knocked = Die(2, "white", 0.99, 0.9, two.box, (two.center[0] + 6, two.center[1] + 4),
+                  15.0, "ok")
+    thrown = [die(v, 150 + 60 * v, 380) for v in range(1, 5)]
+    out = t.settle([SIX[0], knocked, *thrown], rolled=True, alike=lambda old, new: new is not
+                   knocked)
+    assert out.kind == "throw" and out.flags == ["knocked"]
+    assert sorted(d.value for d in out.kept) == [1, 2]
+    assert sorted(d.value for d in out.removed) == [3, 4, 5, 6]
+
+
 def play(config, table=True):
     sim = Simulation(config)
     region = sim.truth["table"]

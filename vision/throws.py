@@ -268,14 +268,12 @@ class ThrowTracker:
         moved: list[tuple[Die, Die]] = []
         if rolled and not self._pickup_seen:
             # picked up and thrown with no settle between: a kept die a thrown die knocked
-            # past the match tolerance is still that die, of its face and colour, turned
-            # little (a thrown die landing that near where a picked-up die of its face and
-            # colour lay, turned alike, is rare); nearer than the match tolerance the picture
-            # has judged it (`alike`)
-            near, _, _ = self._match(gone, fresh, KNOCK_REACH * size, shift, angles=False,
-                                     colours=True)
-            moved = [(a, b) for a, b in near
-                     if _dist(a, b, shift) > tol and _angle_close(a, b, self.angle_tol)]
+            # is still that die, of its face and colour, turned little (a thrown die landing
+            # that near where a picked-up die of its face and colour lay, turned alike, is
+            # rare); within the match tolerance too, where its picture is not as it was
+            # (`alike`), if another die was thrown to knock it: alone, it is the die picked
+            # up and thrown, landed by its old place
+            moved = self._knocked_in_one_go(gone, fresh, size, shift)
             gone = [a for a in gone if all(a is not x for x, _ in moved)]
             fresh = [b for b in fresh if all(b is not y for _, y in moved)]
             kept += [new for _, new in moved]
@@ -318,6 +316,16 @@ class ThrowTracker:
             return Outcome("nudge" if moved or slid else "none")
         return self._throw(fresh, kept, self._removed + gone,
                            moved_kept=self._knocked or bool(moved) or hit, rolled=rolled)
+
+    def _knocked_in_one_go(self, gone: list[Die], fresh: list[Die], size: float,
+                           shift: tuple[float, float]) -> list[tuple[Die, Die]]:
+        """Pairs of a die gone and one that came within `KNOCK_REACH`, of its face and colour
+        and turned alike: past the match tolerance, or nearer with another die thrown."""
+        near, _, _ = self._match(gone, fresh, KNOCK_REACH * size, shift, angles=False,
+                                 colours=True)
+        near = [(a, b) for a, b in near if _angle_close(a, b, self.angle_tol)]
+        far = [(a, b) for a, b in near if _dist(a, b, shift) > self.match_tol * size]
+        return near if len(fresh) > len(near) else far
 
     def _slid(self, gone: list[Die], fresh: list[Die], size: float,
               shift: tuple[float, float], colours: bool
