@@ -8,8 +8,10 @@ handlers so that `zonkcam score` stays instant.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from zonkcam.hardware import (
     cli_capture,
@@ -26,8 +28,16 @@ from zonkcam.hardware.cli_common import CliError
 from zonkcam.hardware.store import StoreError
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line that points at --help (the full usage
+    text buries the one thing that was wrong)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="zonkcam",
         description="Hands-free scorer for the dice game Zonk.",
     )
@@ -38,7 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Our own messages say what went wrong with a file; OpenCV's and FFmpeg's native ones repeat it
+# as noise (a user may still turn them on by setting these before running zonkcam).
+QUIET_NATIVE_LOGS = {"OPENCV_LOG_LEVEL": "OFF", "OPENCV_FFMPEG_LOGLEVEL": "-8"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    for name, value in QUIET_NATIVE_LOGS.items():
+        os.environ.setdefault(name, value)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -48,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.status
     except StoreError as exc:  # the game database: not one, or a game it cannot give back
         print(f"zonkcam {args.command}: error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -3,22 +3,24 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_common import CliError, bounded, bounded_float, frame_rate
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("capture", help="save settled throws as a labelled dataset (YOLO + JSON)")
     p.add_argument("--camera", default="demo",
                    help="pi, usb:N, a video file, a folder of frames, or demo")
-    p.add_argument("--out", required=True, metavar="DIR", help="the dataset folder (created if needed)")
-    p.add_argument("--max-gb", type=float, default=2.0,
+    p.add_argument("--out", required=True, type=Path, metavar="DIR",
+                   help="the dataset folder (created if needed)")
+    p.add_argument("--max-gb", type=bounded_float(0.001, 100_000), default=2.0,
                    help="size cap; the oldest unreviewed frames are pruned first (default 2)")
     p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
     p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
     p.add_argument("--model", metavar="FILE", help="dice model (default: the active one)")
-    p.add_argument("--throws", type=int, help="stop after this many settled throws")
-    p.add_argument("--fps", type=float, help="frame rate of a video file or frame folder")
+    p.add_argument("--throws", type=bounded(1, 1_000_000), help="stop after this many settled throws")
+    p.add_argument("--fps", type=frame_rate, help="frame rate of a video file or frame folder")
     p.set_defaults(func=cmd_capture)
 
 
@@ -31,6 +33,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from zonkcam.vision.stream import ThrowStream
     from zonkcam.vision.table import TableConfig, TableConfigError
 
+    if args.out.exists() and not args.out.is_dir():
+        raise CliError(f"--out {args.out}: not a folder")
     try:
         model = args.model or Registry().active_path()
         camera = (DemoCamera(realtime=False) if args.camera == "demo"
@@ -38,8 +42,13 @@ def cmd_capture(args: argparse.Namespace) -> int:
         reader = Reader(model, dice_set=args.dice_set, overhead=True)
         table = TableConfig.load(args.table) if args.table else getattr(camera, "table", None)
     except (CameraError, ModelError, RegistryError, TableConfigError) as exc:
-        raise CliError(str(exc), 1) from None
-    captures = CaptureSet(args.out, max_bytes=int(args.max_gb * 1024**3))
+        raise CliError(str(exc)) from None
+    try:
+        captures = CaptureSet(args.out, max_bytes=int(args.max_gb * 1024**3))
+    except OSError as exc:
+        camera.close()
+        raise CliError(f"--out {args.out}: cannot make a dataset folder there ({exc.strerror})",
+                       1) from None
     stream = ThrowStream(reader, table)
     saved = flagged = 0
     try:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 
 class CliError(Exception):
@@ -28,4 +29,32 @@ def bounded(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def bounded_float(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from `low` to `high` (a frame rate, seconds, GB...)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low <= value <= high:  # NaN is in no range
+            raise argparse.ArgumentTypeError(f"{text} is not from {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
 port = bounded(1, 65535)
+frame_rate = bounded_float(1, 240)  # a video file's or frame folder's rate: a camera's, not a typo
+seed = bounded(0, 2**32 - 1)
+game_id = bounded(1, 2**62)
+
+
+def check_output(path: str | Path, option: str) -> Path:
+    """An output file's folder must exist before any work is done (and the name is no folder)."""
+    path = Path(path)
+    if path.is_dir():
+        raise CliError(f"{option} {path}: is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise CliError(f"{option} {path}: no such folder {path.parent}")
+    return path

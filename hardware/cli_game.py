@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_common import CliError, game_id
 from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
 from zonkcam.rules import sheet
 from zonkcam.rules.actions import ActionError, parse_action
@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_new)
 
     p = _command(commands, "sheet", "print the score sheet of the unfinished (or given) game")
-    p.add_argument("--game", type=int, help="a game id (see game archive)")
+    p.add_argument("--game", type=game_id, help="a game id (see game archive)")
     p.set_defaults(func=cmd_sheet)
 
     p = _command(commands, "play", "replay a game script and print the final sheet")
@@ -65,12 +65,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = _command(commands, "undo", "take back the last action (X3)")
     p.set_defaults(func=cmd_act, line=["undo"])
     p = _command(commands, "correct", "replace action SEQ (see game log) and recompute after it (X3)")
-    p.add_argument("seq", type=int)
+    p.add_argument("seq", type=game_id)
     p.add_argument("words", nargs="+", metavar="ACTION", help="the corrected action")
     p.set_defaults(func=cmd_correct)
 
     p = _command(commands, "log", "list the actions of the game with their numbers")
-    p.add_argument("--game", type=int)
+    p.add_argument("--game", type=game_id)
     p.set_defaults(func=cmd_log)
     p = _command(commands, "archive", "finished games: start, end, scores, hits, G.H.A. (the Zonk File)")
     p.set_defaults(func=cmd_archive)

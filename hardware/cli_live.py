@@ -7,7 +7,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_common import (
+    CliError,
+    bounded,
+    bounded_float,
+    check_output,
+    frame_rate,
+    seed,
+)
 
 IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -19,11 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "through rest detection, quorum reading and the kept-vs-thrown tracker.")
     p.add_argument("source", metavar="VIDEO_OR_FRAME_DIR")
     p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
-    p.add_argument("--fps", type=float, help="frame rate (default: the video's; 30 for folders)")
+    p.add_argument("--fps", type=frame_rate, help="frame rate (default: the video's; 30 for folders)")
     p.add_argument("--json", action="store_true", help="JSON Lines: one per throw, then a summary")
-    p.add_argument("--dice", type=int, default=None,
+    p.add_argument("--dice", type=bounded(1, 12), default=None,
                    help="dice in play, for `lost` (default: learned from the throws)")
-    p.add_argument("--settle", type=float, default=0.3, help="still time before a settle, s")
+    p.add_argument("--settle", type=bounded_float(0.05, 10), default=0.3,
+                   help="still time before a settle, s")
     p.add_argument("--model", type=Path, help="dice model file (default: the active model)")
     p.add_argument("--reader", choices=("model", "drawn"), default="model",
                    help="`drawn`: the simulator's own reader, for simulated footage without a "
@@ -50,10 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "simulated game of throws, plus OUT's truth (.truth.json) and table "
                        "calibration (.table.json) beside it.")
     p.add_argument("output", metavar="OUT", help="video file (.mp4/.avi) or a folder for frames")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--throws", type=int, default=10)
-    p.add_argument("--dice", type=int, default=6)
-    p.add_argument("--fps", type=float, default=30.0)
+    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--throws", type=bounded(1, 10_000), default=10)
+    p.add_argument("--dice", type=bounded(1, 12), default=6)
+    p.add_argument("--fps", type=frame_rate, default=30.0)
     p.add_argument("--surface", choices=("random", "mat", "tray", "dark"), default="random",
                    help="dark: a dark tray, its floor shaded along the wall, on a bright or a "
                    "dark table")
@@ -68,21 +76,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from zonkcam.vision.simulate import SimConfig, Simulation, unkind
 
-    if args.throws < 1 or not 1 <= args.dice <= 12:
-        raise CliError("--throws must be 1 or more and --dice between 1 and 12")
     out = Path(args.output)
+    if out.suffix and out.suffix.lower() not in (".mp4", ".avi"):
+        raise CliError(f"{out}: give a .mp4 or .avi file, or a folder for frames")
+    if out.suffix:
+        check_output(out, "OUTPUT")
+    elif not out.parent.is_dir():
+        raise CliError(f"{out}: no such folder {out.parent}")
     try:
         config = SimConfig(seed=args.seed, throws=args.throws, dice=args.dice, fps=args.fps,
                            surface=args.surface, crops=args.crops)
         sim = Simulation(unkind(config, dark=False) if args.unkind else config)
     except (FileNotFoundError, RuntimeError) as exc:
-        raise CliError(str(exc), 1) from None
+        raise CliError(str(exc)) from None
     stem = out.parent / out.stem if out.suffix else out / "throws"
     try:
-        if out.suffix.lower() in (".mp4", ".avi"):
+        if out.suffix:
             sim.write_video(out)
-        elif out.suffix:
-            raise CliError(f"{out}: give a .mp4 or .avi file, or a folder for frames")
         else:
             sim.write_frames(out)
         truth = Path(f"{stem}.truth.json")
@@ -104,24 +114,24 @@ def _frames(source: Path, fps: float | None) -> tuple[Iterator, float]:
         files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXTS)
         if not files:
             raise CliError(f"{source}: no images in this folder (looked for "
-                           f"{', '.join(sorted(IMAGE_EXTS))})", 1)
+                           f"{', '.join(sorted(IMAGE_EXTS))})")
         rate = fps or 30.0
 
         def from_folder() -> Iterator:
             for i, f in enumerate(files):
                 frame = cv2.imread(str(f), cv2.IMREAD_COLOR)
                 if frame is None:
-                    raise CliError(f"{f}: not a readable image", 1)
+                    raise CliError(f"{f}: not a readable image")
                 yield i / rate, frame
 
         return from_folder(), rate
     if not source.exists():
-        raise CliError(f"{source}: no such file or folder", 1)
+        raise CliError(f"{source}: no such file or folder")
     cap = cv2.VideoCapture(str(source))
     ok, first = cap.read() if cap.isOpened() else (False, None)
     if not ok:
         cap.release()
-        raise CliError(f"{source}: not a video this build of OpenCV can read", 1)
+        raise CliError(f"{source}: not a video this build of OpenCV can read")
     rate = fps or cap.get(cv2.CAP_PROP_FPS) or 30.0
     if not 0 < rate < 1000:
         rate = 30.0
@@ -146,8 +156,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from zonkcam.vision.table import TableConfig, TableConfigError
 
     cv2.setNumThreads(1)
-    if args.fps is not None and args.fps <= 0:
-        raise CliError("--fps must be positive")
     try:
         table = TableConfig.load(args.table) if args.table else None
     except TableConfigError as exc:
@@ -162,7 +170,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             event = stream.feed(frame, t)
         except ValueError as exc:  # frames of changing size
-            raise CliError(f"{args.source}: {exc}", 1) from None
+            raise CliError(f"{args.source}: {exc}") from None
         if event is None:
             continue
         if args.json:
@@ -175,7 +183,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"{event.t:8.2f}s  thrown {show(event.thrown)}  kept {show(event.kept)}  "
                   f"removed {show(event.removed)}  {' '.join(event.flags)}", flush=True)
     if stream.stats.frames == 0:
-        raise CliError(f"{args.source}: no frames", 1)
+        raise CliError(f"{args.source}: no frames")
     summary = dict(stream.stats.to_json(), fps=round(rate, 3),
                    duration_s=round(stream.stats.frames / rate, 2))
     if args.json:
@@ -199,14 +207,15 @@ def _reader(args: argparse.Namespace):
     try:
         return Reader(args.model or Registry().active_path(), overhead=True)
     except RegistryError as exc:
-        raise CliError(str(exc), 1) from None
+        raise CliError(str(exc)) from None
     except ModelError as exc:
-        raise CliError(f"{exc} (for simulated footage, --reader drawn needs no model)", 1) \
+        raise CliError(f"{exc} (for simulated footage, --reader drawn needs no model)") \
             from None
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     import cv2
+    from zonkcam.vision.imageio import ImageError, check_writable, write_image
     from zonkcam.vision.table import (
         TableConfig,
         TableConfigError,
@@ -219,13 +228,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     if (args.source is None) == (args.camera is None):
         raise CliError("give a picture or video file, or --camera pi|usb:N (one of them)")
+    check_output(args.output, "--output")
+    if args.overlay:
+        try:
+            check_writable(check_output(args.overlay, "--overlay"))
+        except ImageError as exc:
+            raise CliError(f"--overlay: {exc}") from None
     controls, stills = None, []
     if args.camera:
         image, controls = _camera_still(args.camera)
     else:
         source = Path(args.source)
         if not source.is_file():
-            raise CliError(f"{source}: no such file", 1)
+            raise CliError(f"{source}: no such file")
         image = cv2.imread(str(source), cv2.IMREAD_COLOR)
         if image is None:
             stills = _still_frames(source)
@@ -242,9 +257,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(f"warning: {text}", file=sys.stderr)
     try:
         config.save(args.output)
-        if args.overlay and not cv2.imwrite(args.overlay, draw_overlay(image, config, warnings)):
-            raise OSError("unsupported picture format")
-    except OSError as exc:
+        if args.overlay:
+            write_image(args.overlay, draw_overlay(image, config, warnings))
+    except (OSError, ImageError) as exc:
         raise CliError(f"cannot write: {exc}", 1) from None
     how = "given" if args.polygon else "found"
     print(f"{args.output}: table region {how}, {len(polygon)} corners"
@@ -289,4 +304,4 @@ def _camera_still(spec: str):
         finally:
             camera.close()
     except CameraError as exc:
-        raise CliError(str(exc), 1) from None
+        raise CliError(str(exc)) from None

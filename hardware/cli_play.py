@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError, port
+from zonkcam.hardware.cli_common import CliError, bounded, frame_rate, port
 from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
 
 DEFAULT_PLAYERS = "Player1,Player2"
@@ -33,9 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--gesture-bank", action=argparse.BooleanOptionalAction, default=None,
                    help="picking up every die banks the turn when it may be banked "
                    "(default: on for the demo)")
-    p.add_argument("--button", type=int, metavar="GPIO",
+    p.add_argument("--button", type=bounded(0, 63), metavar="GPIO",
                    help="a push button on this GPIO pin banks (gpiozero)")
-    p.add_argument("--fps", type=float, help="frame rate of a video file or frame folder")
+    p.add_argument("--fps", type=frame_rate, help="frame rate of a video file or frame folder")
     p.add_argument("--capture", metavar="DIR", help="save every settled throw with its labels for "
                    "`zonkcam train` (2 GB cap); review page at /review")
     p.set_defaults(func=cmd_play)
@@ -52,6 +52,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from zonkcam.models.registry import Registry, RegistryError
     from zonkcam.rules.game import GameSetup
     from zonkcam.rules.turn import IllegalAction
+    from zonkcam.vision.colors import DiceSetError
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
     from zonkcam.vision.stream import ThrowStream
@@ -72,7 +73,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # (the demo's table is its own).
     table_file = Path(args.table) if args.table else None if spec == "demo" else db.parent / "table.json"
     if args.table and not table_file.is_file():
-        raise CliError(f"cannot read table file {args.table}: no such file", 1)
+        raise CliError(f"cannot read table file {args.table}: no such file")
     # The camera, model and table are checked before any game is written to the database.
     try:
         table = TableConfig.load(table_file) if table_file is not None and table_file.is_file() else None
@@ -81,8 +82,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         # Every source but the demo is retried when it fails, and the display says so.
         camera = None if spec == "demo" else Reconnecting(
             open_source(spec, args.fps, table.camera if table else None), on_status=camera_status)
-    except (CameraError, ModelError, RegistryError, TableConfigError) as exc:
-        raise CliError(str(exc), 1) from None
+    except (CameraError, ModelError, RegistryError, TableConfigError, DiceSetError) as exc:
+        raise CliError(str(exc)) from None
     store = Store(db)
     game_id = store.unfinished()
     if game_id is not None and not args.new:

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.cli_common import CliError, bounded, check_output
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "any other name: the subfolder DATASET/NAME")
     p.add_argument("--files", type=Path, metavar="LIST",
                    help="evaluate only the image file names listed (one per line)")
-    p.add_argument("--limit", type=int, default=0, metavar="N", help="first N images only")
+    p.add_argument("--limit", type=bounded(1, 10_000_000), default=0, metavar="N",
+                   help="first N images only")
     p.add_argument("--model", type=Path, metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=cmd_eval)
@@ -67,9 +68,9 @@ def _reader(model: Path | None, dice_set: Path | None = None):
     try:
         return Reader(model or Registry().active_path(), dice_set)
     except RegistryError as exc:
-        raise CliError(str(exc), 1) from exc
+        raise CliError(str(exc)) from exc
     except ModelError as exc:
-        raise CliError(str(exc), 1) from exc
+        raise CliError(str(exc)) from exc
     except DiceSetError as exc:
         raise CliError(str(exc), 2) from exc
 
@@ -84,38 +85,44 @@ def _table(spec: str, image) -> list[tuple[int, int]] | None:
         except ImportError:
             return None
         return find_table(image)
+    from zonkcam.vision.table import TableConfigError, parse_polygon
+
     try:
-        nums = [float(v) for v in spec.split(",") if v.strip()]
-    except ValueError as exc:
-        raise CliError(f"--table: expected auto, full or x1,y1,x2,y2,...; got {spec!r}") from exc
-    if len(nums) == 4:
-        x1, y1, x2, y2 = nums
-        nums = [x1, y1, x2, y1, x2, y2, x1, y2]
-    if len(nums) < 6 or len(nums) % 2:
-        raise CliError("--table: a polygon needs 3 or more x,y points (or x1,y1,x2,y2 for a box)")
-    xs, ys = nums[0::2], nums[1::2]
+        polygon = parse_polygon(spec)
+    except TableConfigError as exc:
+        raise CliError(f"--table: expected auto, full or x1,y1,x2,y2,...: {exc}") from None
+    xs, ys = [x for x, _ in polygon], [y for _, y in polygon]
     area = 0.5 * abs(sum(xs[i - 1] * ys[i] - xs[i] * ys[i - 1] for i in range(len(xs))))
     if area < 1:
         raise CliError(f"--table: the polygon {spec} is empty (it encloses no area)")
-    return [(round(x), round(y)) for x, y in zip(xs, ys, strict=True)]
+    return polygon
 
 
 def cmd_read(args: argparse.Namespace) -> int:
     from zonkcam.vision.annotate import annotate
-    from zonkcam.vision.imageio import ImageError, decode, read_bytes
+    from zonkcam.vision.imageio import ImageError, check_writable, decode, read_bytes, write_image
     from zonkcam.vision.read import TableError
 
     if args.table not in ("auto", "full"):
         _table(args.table, None)  # a malformed polygon is a usage error before any work
+    if args.annotate and len(args.images) == 1:
+        try:
+            check_writable(check_output(args.annotate, "--annotate"))
+        except ImageError as exc:
+            raise CliError(f"--annotate: {exc}") from None
     reader = _reader(args.model, args.dice_set)
     if args.annotate and len(args.images) > 1:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"--annotate: cannot make the folder {args.annotate}: {exc.strerror}",
+                           1) from None
     status = 0
     for name in args.images:
         try:
             image = decode(name, read_bytes(name))
         except ImageError as exc:
-            status = 1
+            status = 2
             print(f"zonkcam read: {exc}", file=sys.stderr)
             _emit(args, {"image": name, "width": None, "height": None, "elapsed_ms": None,
                          "table": [], "spaz": False, "dice": [], "error": str(exc)})
@@ -126,12 +133,12 @@ def cmd_read(args: argparse.Namespace) -> int:
             raise CliError(f"--table: {exc}") from exc
         _emit(args, reading.to_json(name))
         if args.annotate:
-            import cv2
-
             out = args.annotate / f"{Path(name).stem}.jpg" if len(args.images) > 1 \
                 else args.annotate
-            if not cv2.imwrite(str(out), annotate(image, reading)):
-                raise CliError(f"--annotate: cannot write {out}", 1)
+            try:
+                write_image(out, annotate(image, reading))
+            except ImageError as exc:
+                raise CliError(f"--annotate: {exc}", 1) from None
     return status
 
 
@@ -148,9 +155,21 @@ def _emit(args: argparse.Namespace, record: dict) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from zonkcam.models.rune55 import GROUP_SPLITS, group_split, yolo_folder
     from zonkcam.vision import evaluate
     from zonkcam.vision.imageio import decode
+
+    items = _labelled(args)
+    reader = _reader(args.model)
+    tally = evaluate.run(items, reader.read, decode, len(items))
+    summary = {"dataset": str(args.dataset), "split": args.split, "model": str(reader.model.path)}
+    summary |= tally.summary()
+    print(json.dumps(summary) if args.json else evaluate.format_summary(summary))
+    return 0
+
+
+def _labelled(args: argparse.Namespace) -> list:
+    """The labelled pictures `eval` is asked for, every label file checked first."""
+    from zonkcam.models.rune55 import GROUP_SPLITS, LabelError, group_split, yolo_folder
 
     root = args.dataset
     if not root.is_dir():
@@ -162,41 +181,45 @@ def cmd_eval(args: argparse.Namespace) -> int:
             items = group_split(root, args.split)
         else:
             items = yolo_folder(root / args.split if args.split else root)
-    except FileNotFoundError as exc:
-        raise CliError(str(exc)) from exc
+    except (FileNotFoundError, LabelError) as exc:
+        raise CliError(str(exc)) from None
     if args.files:
-        wanted = {Path(line.strip()).name for line in args.files.read_text().splitlines()
-                  if line.strip()}
+        try:
+            listed = args.files.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"--files {args.files}: cannot read a list of names ({exc})") from None
+        wanted = {Path(line.strip()).name for line in listed if line.strip()}
         items = [it for it in items if it.image.name in wanted]
     if args.limit:
         items = items[:args.limit]
     if not items:
         raise CliError(f"{root}: no labelled images to evaluate")
-    reader = _reader(args.model)
-    tally = evaluate.run(items, reader.read, decode, len(items))
-    summary = {"dataset": str(root), "split": args.split, "model": str(reader.model.path)}
-    summary |= tally.summary()
-    print(json.dumps(summary) if args.json else evaluate.format_summary(summary))
-    return 0
+    return items
 
 
 def cmd_calibrate_dice(args: argparse.Namespace) -> int:
     from zonkcam.vision.calibrate import CalibrationError, calibrate
+    from zonkcam.vision.colors import COLOR_NAME
     from zonkcam.vision.imageio import ImageError, decode, read_bytes
 
-    names = [n.strip() for n in args.colors.split(",") if n.strip()]
-    if not names:
-        raise CliError("--colors: name at least one colour")
+    names = [n.strip().lower() for n in args.colors.split(",")]
+    if bad := [n for n in names if not COLOR_NAME.fullmatch(n)]:
+        raise CliError(f"--colors: {bad[0]!r} is not a colour name (a word: red, white, "
+                       "dark-blue), in {args.colors!r}")
+    check_output(args.out, "--out")
     try:
         image = decode(args.image, read_bytes(args.image))
     except ImageError as exc:
-        raise CliError(str(exc), 1) from exc
+        raise CliError(str(exc)) from exc
     reader = _reader(args.model)
     try:
         dice_set = calibrate(reader, image, names, args.name or args.out.stem)
     except CalibrationError as exc:
         raise CliError(str(exc), 1) from exc
-    dice_set.save(args.out)
+    try:
+        dice_set.save(args.out)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror}", 1) from None
     for name, lab in dice_set.colors.items():
         print(f"{name}: Lab {[round(v) for v in lab]}", file=sys.stderr)
     print(f"wrote {args.out}", file=sys.stderr)

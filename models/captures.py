@@ -128,7 +128,7 @@ class CaptureSet:
         sizes = {name: self._bytes(name) for name in self.names()}
         total = sum(sizes.values())
         removed = []
-        for name in self.names():  # oldest first
+        for name in self.names()[:-1]:  # oldest first; never the frame just saved
             if total <= self.max_bytes:
                 break
             if self.meta(name)["reviewed"]:

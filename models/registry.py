@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 SHIPPED = "shipped"
+MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # one folder name, never a path
 
 
 class RegistryError(ValueError):
@@ -53,8 +55,7 @@ class Registry:
         out = [ModelEntry(SHIPPED, shipped_model(), None, {}, active == SHIPPED)]
         if self.root.is_dir():
             for folder in sorted(p for p in self.root.iterdir() if (p / "dice.onnx").is_file()):
-                metrics_file = folder / "metrics.json"
-                metrics = json.loads(metrics_file.read_text()) if metrics_file.is_file() else {}
+                metrics = _metrics(folder / "metrics.json")
                 created = (folder / "dice.onnx").stat().st_mtime
                 out.append(ModelEntry(folder.name, folder / "dice.onnx", created, metrics,
                                       active == folder.name))
@@ -63,12 +64,19 @@ class Registry:
     def add(self, onnx: str | Path, name: str | None = None, card: str | None = None,
             metrics: dict | None = None) -> str:
         """Copy a model file in (not activated); returns its name."""
+        from zonkcam.vision.model import DiceModel, ModelError
+
         onnx = Path(onnx)
         if not onnx.is_file():
             raise RegistryError(f"{onnx}: no such model file")
         name = name or time.strftime("dice-%Y%m%d-%H%M%S")
-        if name == SHIPPED or "/" in name or name.startswith("."):
-            raise RegistryError(f"{name!r} cannot be used as a model name")
+        if name == SHIPPED or not MODEL_NAME.fullmatch(name):
+            raise RegistryError(f"{name!r} cannot be used as a model name (letters, digits, "
+                                "'.', '_' and '-', starting with a letter or digit)")
+        try:
+            DiceModel(onnx).check()  # a file every read would fail on is never installed
+        except ModelError as exc:
+            raise RegistryError(str(exc)) from None
         folder = self.root / name
         if folder.exists():
             raise RegistryError(f"a model named {name!r} already exists")
@@ -123,7 +131,7 @@ class Registry:
             raise RegistryError(f"{path} is corrupt ({exc}); delete it to start over") from None
         history = state.get("history", []) if isinstance(state, dict) else None
         names = [state.get("active"), *history] if isinstance(history, list) else [0]
-        if not all(n is None or (isinstance(n, str) and n and "/" not in n) for n in names):
+        if not all(n is None or (isinstance(n, str) and MODEL_NAME.fullmatch(n)) for n in names):
             raise RegistryError(f"{path} is not a model registry state; delete it to start over")
         return {"active": state.get("active"), "history": list(history or [])}
 
@@ -132,3 +140,12 @@ class Registry:
         tmp = self.root / "state.json.tmp"
         tmp.write_text(json.dumps(state, indent=1))
         os.replace(tmp, self.root / "state.json")
+
+
+def _metrics(path: Path) -> dict:
+    """A model's metrics.json; a missing or unreadable one is no metrics, not a failure."""
+    try:
+        metrics = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return metrics if isinstance(metrics, dict) else {}

@@ -16,9 +16,9 @@ def test_play_checks_camera_and_model_before_it_writes_a_game(tmp_path, capsys):
     from zonkcam.hardware.cli import main
 
     db = tmp_path / "z.db"
-    assert main(["play", "--camera", str(tmp_path / "none.mp4"), "--db", str(db), "--port", "18931"]) == 1
+    assert main(["play", "--camera", str(tmp_path / "none.mp4"), "--db", str(db), "--port", "18931"]) == 2
     assert main(["play", "--camera", "demo", "--model", str(tmp_path / "no.onnx"), "--db", str(db),
-                 "--port", "18931"]) == 1
+                 "--port", "18931"]) == 2
     err = capsys.readouterr().err
     assert "not a camera" in err and "model file not found" in err
     assert not db.exists()  # no game row left behind

@@ -20,5 +20,5 @@ def test_capture_saves_each_settled_throw_with_labels(tmp_path, capsys):
 
 
 def test_capture_from_a_missing_camera_is_a_clear_error(tmp_path, capsys):
-    assert main(["capture", "--camera", str(tmp_path / "nope"), "--out", str(tmp_path / "c")]) == 1
+    assert main(["capture", "--camera", str(tmp_path / "nope"), "--out", str(tmp_path / "c")]) == 2
     assert "not a camera" in capsys.readouterr().err

@@ -77,5 +77,5 @@ def test_bad_inputs_get_one_line_messages(tmp_path):
     for source, words in ((empty, "no images"), (broken, "not a video"),
                           (sizes, "64x40"), (tmp_path / "missing", "no such")):
         out = zonkcam("replay", str(source), "--reader", "drawn", "--json", check=False)
-        assert out.returncode == 1 and words in out.stderr, out.stderr
+        assert out.returncode == 2 and words in out.stderr, out.stderr
         assert "Traceback" not in out.stderr

@@ -3,9 +3,9 @@ import pytest
 from zonkcam.models.registry import SHIPPED, Registry, RegistryError, shipped_model
 
 
-def onnx(tmp_path, name, content=b"fake onnx"):
+def onnx(tmp_path, name, content=None):
     path = tmp_path / name
-    path.write_bytes(content)
+    path.write_bytes(shipped_model().read_bytes() if content is None else content)
     return path
 
 
@@ -63,3 +63,18 @@ def test_model_command_round_trip(tmp_path, monkeypatch, capsys):
     assert main(["model", "rollback"]) == 0 and "now using shipped" in capsys.readouterr().out
     assert main(["model", "use", "nope"]) == 2
     assert "no model named 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", [b"not a model", b"", bytes(range(256))])
+def test_a_file_that_is_no_dice_model_is_never_installed(tmp_path, content):
+    registry = Registry(tmp_path / "models")
+    with pytest.raises(RegistryError, match="model"):
+        registry.add(onnx(tmp_path, "text.onnx", content), name="broken")
+    assert [e.name for e in registry.entries()] == [SHIPPED]
+
+
+def test_a_corrupt_metrics_file_leaves_the_list_working(tmp_path):
+    registry = Registry(tmp_path / "models")
+    registry.add(onnx(tmp_path, "a.onnx"), name="ours")
+    (tmp_path / "models" / "ours" / "metrics.json").write_bytes(b"\xff{")
+    assert next(e for e in registry.entries() if e.name == "ours").metrics == {}

@@ -99,7 +99,7 @@ def test_read_json_lines_follow_the_contract(tmp_path, capsys):
     status = main(["read", str(a), str(bad), str(b), "--json", "--table", "0,0,639,479",
                    "--annotate", str(tmp_path / "ann")])
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert status == 1
+    assert status == 2
     assert [x["image"] for x in lines] == [str(a), str(bad), str(b)]
     assert all(set(x) == SPEC_KEYS for x in lines)
     assert lines[1]["error"] and lines[1]["dice"] == []
@@ -114,7 +114,7 @@ def test_read_usage_errors(tmp_path, capsys):
     cv2.imwrite(str(img), scene(1)[0])
     assert main(["read", str(img), "--table", "1,2"]) == 2
     assert main(["read", str(img), "--table", "0,0,5,5,10,10"]) == 2
-    assert main(["read", str(img), "--model", str(tmp_path / "none.onnx")]) == 1
+    assert main(["read", str(img), "--model", str(tmp_path / "none.onnx")]) == 2
     err = capsys.readouterr().err
     assert "polygon" in err and "empty" in err and "none.onnx" in err
     assert "Traceback" not in err

@@ -36,6 +36,15 @@ def test_huge_and_corrupt_pictures_get_clear_errors():
         decode("empty.jpg", b"")
 
 
+@pytest.mark.parametrize("ext", [".jpg", ".png"])
+def test_a_picture_cut_short_is_refused_not_read_in_half(ext):
+    image = (np.random.default_rng(0).random((120, 160, 3)) * 255).astype(np.uint8)
+    data = cv2.imencode(ext, image)[1].tobytes()
+    assert decode("whole" + ext, data).shape == image.shape
+    with pytest.raises(ImageError, match="cut short"):
+        decode("half" + ext, data[: len(data) * 2 // 3])
+
+
 def test_matching_is_one_to_one_by_centre_in_box():
     labels = np.array([[3, 0.25, 0.5, 0.2, 0.2], [5, 0.75, 0.5, 0.2, 0.2]], np.float32)
 

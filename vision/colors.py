@@ -12,6 +12,7 @@ under the table's light, saved as a dice-set file:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +31,10 @@ DEFAULT_RGB = {
 L_WEIGHT = 0.5
 PIP_SHARE_MAX = 0.3  # pips cover at most this share of the face's inner half
 TEMPERATURE = 12.0  # Lab distance that makes a name e times less likely than a closer one
+
+
+# The names the game log accepts (zonkcam.rules.dice.COLOR_NAME): a lower-case word.
+COLOR_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 
 
 class DiceSetError(ValueError):
@@ -61,8 +66,11 @@ class DiceSet:
             raise DiceSetError(f"cannot read dice-set file {path}: {exc.strerror}") from exc
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise DiceSetError(f"{path} is not a dice-set file ({exc})") from exc
-        if not colors or any(len(v) != 3 for v in colors.values()):
-            raise DiceSetError(f"{path}: 'colors' must map names to [L, a, b]")
+        if not colors or any(len(v) != 3 or not all(0 <= x <= 255 for x in v)
+                             for v in colors.values()):
+            raise DiceSetError(f"{path}: 'colors' must map names to [L, a, b], each 0-255")
+        if bad := [k for k in colors if not COLOR_NAME.fullmatch(k)]:
+            raise DiceSetError(f"{path}: {bad[0]!r} is not a colour name (a lower-case word)")
         return cls(str(data.get("name", Path(path).stem)), colors)
 
     def save(self, path: str | Path) -> None:

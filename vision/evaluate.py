@@ -118,11 +118,11 @@ def run(items: Iterable, read: Callable, decode: Callable, total: int,
     """Evaluate `read(image) -> Reading` over labelled items (`.image` path, `.dice` labels)."""
     tally = Tally()
     for n, item in enumerate(items, 1):
-        data = item.image.read_bytes()
-        t0 = time.perf_counter()
         try:
+            data = item.image.read_bytes()
+            t0 = time.perf_counter()
             image = decode(item.image, data)
-        except Exception as exc:  # a corrupt file in a dataset: count it, go on
+        except Exception as exc:  # a missing or corrupt file in a dataset: count it, go on
             tally.failures.append(f"{item.image}: {exc}")
             continue
         tally.decode_ms.append((time.perf_counter() - t0) * 1000)

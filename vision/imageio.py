@@ -36,6 +36,16 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def truncated(data: bytes) -> bool:
+    """A JPEG without its end marker or a PNG without its end chunk: some decoders fill the
+    missing part with grey and read on, and half a picture would be read as a whole one."""
+    if data[:2] == b"\xff\xd8":
+        return b"\xff\xd9" not in data[-1024:]  # cameras may pad after the marker
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return b"IEND" not in data[-64:]
+    return False
+
+
 def read_bytes(path: str | Path) -> bytes:
     try:
         return Path(path).read_bytes()
@@ -54,7 +64,25 @@ def decode(path: str | Path, data: bytes, max_megapixels: float = MAX_MEGAPIXELS
         mp = size[0] * size[1] / 1e6
         raise ImageError(f"{path}: picture is {size[0]}×{size[1]} ({mp:.0f} MP), more than the "
                          f"{max_megapixels:.0f} MP zonkcam reads; scale it down first")
+    if truncated(data):
+        raise ImageError(f"{path}: the picture is cut short (a truncated or corrupt file)")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
     if image is None:
         raise ImageError(f"{path}: not a picture OpenCV can decode (corrupt or unknown format)")
     return image
+
+
+def check_writable(path: str | Path) -> None:
+    """Refuse an output picture name OpenCV has no encoder for, before any work is done."""
+    if not cv2.haveImageWriter(str(path)):
+        raise ImageError(f"{path}: cannot write a picture of this kind; name it .jpg or .png")
+
+
+def write_image(path: str | Path, image: np.ndarray) -> None:
+    check_writable(path)
+    try:
+        written = cv2.imwrite(str(path), image)
+    except cv2.error as exc:
+        raise ImageError(f"{path}: cannot write ({exc.err})") from None
+    if not written:
+        raise ImageError(f"{path}: cannot write (no such folder, or not allowed)")

@@ -56,15 +56,31 @@ class DiceModel:
                     f"{', '.join(sorted(want - names[kind]))})"
                 )
         meta = self.session.get_modelmeta().custom_metadata_map
-        self.stride = int(meta.get("stride", 4))
-        self.crop = int(meta.get("crop", 32))
-        self.crop_margin = float(meta.get("crop_margin", 1.1))
-        # thresholds chosen on the tune split by `python -m zonkcam.models.tune`, if it ran
-        self.heat_threshold = float(meta["heat_threshold"]) if "heat_threshold" in meta else None
-        self.reject_threshold = (float(meta["reject_threshold"]) if "reject_threshold" in meta
-                                 else None)
-        self.value_threshold = (float(meta["value_threshold"]) if "value_threshold" in meta
-                                else None)
+        try:
+            self.stride = int(meta.get("stride", 4))
+            self.crop = int(meta.get("crop", 32))
+            self.crop_margin = float(meta.get("crop_margin", 1.1))
+            # thresholds chosen on the tune split by `python -m zonkcam.models.tune`, if it ran
+            self.heat_threshold = _optional_float(meta, "heat_threshold")
+            self.reject_threshold = _optional_float(meta, "reject_threshold")
+            self.value_threshold = _optional_float(meta, "value_threshold")
+        except ValueError as exc:
+            raise ModelError(f"{self.path}: its metadata is not a dice model's ({exc})") from None
+        if not (1 <= self.stride <= 64 and 8 <= self.crop <= 256):
+            raise ModelError(f"{self.path}: stride {self.stride} or crop {self.crop} out of range")
+
+    def check(self) -> None:
+        """Run both nets once on blank input and check what they give back, so a model that
+        loads but cannot read dice is refused before it is installed."""
+        try:
+            heat, geometry = self.propose(np.zeros((64, 64), np.float32))
+            face = self.classify(np.zeros((2, self.crop, self.crop), np.float32))
+        except Exception as exc:  # onnxruntime's own error types
+            raise ModelError(f"{self.path}: does not run ({exc})".splitlines()[0]) from None
+        if heat.ndim != 2 or geometry.shape[1:] != heat.shape or face.shape != (2, 7):
+            raise ModelError(f"{self.path}: gives outputs of the wrong shape (heat {heat.shape}, "
+                             f"geometry {geometry.shape}, face {face.shape})")
+
 
     def propose(self, grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Centre heatmap (gh, gw) and geometry (4, gh, gw) for a float image in 0..1."""
@@ -76,3 +92,7 @@ class DiceModel:
         if len(crops01) == 0:
             return np.zeros((0, 7), np.float32)
         return self.session.run(["face"], {"crops": crops01[:, None]})[0]
+
+
+def _optional_float(meta: dict[str, str], key: str) -> float | None:
+    return float(meta[key]) if key in meta else None

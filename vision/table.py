@@ -16,6 +16,7 @@ side instead of leaving them where they landed.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -53,7 +54,9 @@ class TableConfig:
     def load(cls, path: str | Path) -> TableConfig:
         try:
             data = json.loads(Path(path).read_text())
-            size = tuple(int(v) for v in data["frame_size"])
+            size = tuple(_coordinate(v) for v in data["frame_size"])
+            if any(v <= 0 for v in size):
+                raise ValueError(f"frame_size {list(size)} must be positive")
             polygon = _polygon(data["polygon"])
             keep = _polygon(data["keep_zone"]) if data.get("keep_zone") else None
             camera = data.get("camera")
@@ -61,7 +64,9 @@ class TableConfig:
                 raise ValueError("'camera' must be an object of camera controls")
         except OSError as exc:
             raise TableConfigError(f"cannot read table file {path}: {exc.strerror}") from exc
-        except (ValueError, KeyError, TypeError) as exc:
+        except KeyError as exc:
+            raise TableConfigError(f"{path} is not a table calibration file (no {exc})") from exc
+        except (ValueError, TypeError, IndexError, AttributeError) as exc:
             raise TableConfigError(f"{path} is not a table calibration file ({exc})") from exc
         if len(size) != 2 or len(polygon) < 3:
             raise TableConfigError(f"{path}: needs frame_size [w, h] and a polygon of 3+ points")
@@ -80,14 +85,25 @@ class TableConfig:
                            scale(self.keep_zone) if self.keep_zone else None, self.camera)
 
 
+MAX_COORDINATE = 100_000  # pixels; anything beyond is a typo, not a camera
+
+
+def _coordinate(value: object) -> int:
+    """A pixel coordinate from a file or the command line: finite and of camera size."""
+    number = float(value)  # type: ignore[arg-type]
+    if not math.isfinite(number) or abs(number) > MAX_COORDINATE:
+        raise ValueError(f"{value!r} is not a pixel coordinate")
+    return round(number)
+
+
 def _polygon(points: object) -> Polygon:
-    return [(round(float(p[0])), round(float(p[1]))) for p in points]  # type: ignore[index]
+    return [(_coordinate(p[0]), _coordinate(p[1])) for p in points]  # type: ignore[index, union-attr]
 
 
 def parse_polygon(text: str) -> Polygon:
     """`x1,y1,x2,y2,...` → polygon; a 4-number text is an axis-aligned rectangle."""
     try:
-        nums = [float(v) for v in text.replace(";", ",").split(",") if v.strip()]
+        nums = [_coordinate(v) for v in text.replace(";", ",").split(",") if v.strip()]
     except ValueError as exc:
         raise TableConfigError(f"polygon must be numbers x1,y1,x2,y2,...: {text!r}") from exc
     if len(nums) == 4:
@@ -95,7 +111,7 @@ def parse_polygon(text: str) -> Polygon:
         nums = [x1, y1, x2, y1, x2, y2, x1, y2]
     if len(nums) < 6 or len(nums) % 2:
         raise TableConfigError("polygon needs 3 or more x,y points (or x1,y1,x2,y2 for a box)")
-    return [(round(nums[i]), round(nums[i + 1])) for i in range(0, len(nums), 2)]
+    return [(nums[i], nums[i + 1]) for i in range(0, len(nums), 2)]
 
 
 def inside(polygon: Polygon, x: float, y: float) -> bool:
