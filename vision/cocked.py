@@ -36,9 +36,12 @@ FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
 ALL_FACE = 0.9  # of the silhouette's length: a bright run this long is a face with no side
 MORE_COLOUR = 15.0  # Lab chroma: a side this much more colourful than its face is not its side
 HUE_TURN = 45.0  # degrees of hue between a coloured face and a side of another colour
-# die sides: a top face with its side beside it is at least this long (cos + sin of a lean of
-# 10° is 1.16); a die lying flat, its shadow with it, is shorter, however its face is shaded
+# a top face with its side beside it is at least this many die sides long (cos + sin of a
+# lean of 10° is 1.16), or this much longer than wide (1.37 at 30°, the least lean told:
+# `SHORT_TOP`); a die lying flat, its shadow with it, is neither, however its face is shaded
+# and its edges rounded off (the die's side as the stream sizes dice can be too large)
 SIDE_SEEN = 1.1
+SIDE_ASPECT = 1.3
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
 
 
@@ -83,7 +86,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     level = _levels(cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY), width)
     top = _bright_run(level)
     if top is not None and top < ALL_FACE * len(level):
-        if length < SIDE_SEEN * found.side:
+        if length < SIDE_SEEN * found.side and length < SIDE_ASPECT * width:
             return None  # a shaded face (a real die's photo darkens to its edge), no side
         return None if _another_colour(turned, level, top) else top / width
     # No side seen: where it merges with the table, the top face shows alone, one die side
