@@ -95,8 +95,27 @@ class Hub:
 
 
 def new_pin() -> str:
-    """Six digits: with five tries a minute (`PinGuard`), guessing takes about a year."""
+    """Six digits. At the most `PinGuard` lets through (20 wrong PINs a minute from all
+    addresses together), guessing one takes 17 days on average; from one address, months."""
     return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN, as a phone would reach it. Connecting a UDP socket
+    only picks the route (nothing is sent); without one, the mDNS name a Pi answers to."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.254.254.254", 9))
+        address = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return f"{socket.gethostname()}.local"
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of `text` as an SVG element (dark on white, with its quiet zone)."""
+    import segno
+
+    return segno.make(text, error="m").svg_inline(omitsize=True, dark="#000", light="#fff")
 
 
 def own_host(host_header: str | None) -> bool:
@@ -132,22 +151,40 @@ class OwnHostOnly:
 
 
 class PinGuard:
-    """Wrong PINs per client address: after `limit` in `window_s` seconds that client is refused
-    until the window has passed, so four digits cannot be tried one after another."""
+    """Wrong PINs, counted per client address and in all. After `limit` misses within
+    `window_s` an address is locked out, for twice as long each time it comes back for more
+    (up to an hour); after `total_limit` misses from all addresses together, every address is,
+    so that many addresses guess no faster than a few."""
 
-    def __init__(self, limit: int = 5, window_s: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window_s, self.clock = limit, window_s, clock
+    def __init__(self, limit: int = 5, window_s: float = 60.0, total_limit: int = 20,
+                 max_lock_s: float = 3600.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window_s, self.total_limit = limit, window_s, total_limit
+        self.max_lock_s, self.clock = max_lock_s, clock
         self._misses: dict[str, list[float]] = {}
+        self._until: dict[str, float] = {}  # address (or "*": all) -> locked until
+        self._strikes: dict[str, int] = {}  # lockouts so far, for the backoff
 
     def locked(self, client: str) -> bool:
         now = self.clock()
-        misses = [t for t in self._misses.get(client, []) if now - t < self.window_s]
-        self._misses[client] = misses
-        return len(misses) >= self.limit
+        return max(self._until.get(client, 0.0), self._until.get("*", 0.0)) > now
 
     def miss(self, client: str) -> None:
-        self._misses.setdefault(client, []).append(self.clock())
+        now = self.clock()
+        recent = [t for t in self._misses.get(client, []) if now - t < self.window_s] + [now]
+        self._misses[client] = recent
+        if len(recent) >= self.limit:
+            self._lock(client, now)
+        everyone = [t for k, ts in self._misses.items() for t in ts if now - t < self.window_s]
+        if len(everyone) >= self.total_limit:
+            self._until["*"] = now + self.window_s
+        if len(self._misses) > 10_000:  # addresses seen once and gone: forget them
+            self._misses = {k: ts for k, ts in self._misses.items() if now - ts[-1] < self.window_s}
+
+    def _lock(self, client: str, now: float) -> None:
+        strikes = self._strikes.get(client, 0)
+        self._strikes[client] = strikes + 1
+        self._until[client] = now + min(self.window_s * 2 ** strikes, self.max_lock_s)
+        self._misses[client] = []
 
 
 class Access:
@@ -179,7 +216,8 @@ class Access:
             return JSONResponse({"error": "actions are JSON (Content-Type: application/json)"},
                                 status_code=415)
         if self.guard.locked(client):
-            return JSONResponse({"error": "too many wrong PINs: wait a minute"}, status_code=429)
+            return JSONResponse({"error": "too many wrong PINs: wait, then try again"},
+                                status_code=429)
         if self.may_act(request):
             return None
         if request.headers.get("x-zonkcam-pin"):
@@ -216,11 +254,24 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         return FileResponse(str(path))
 
     def with_access(data: dict[str, Any], request: Request) -> dict[str, Any]:
+        # Never the PIN: the kiosk's own screen asks /api/pairing for it.
         return data | {"access": {
             "can_act": may_act(request),
             "local": is_local(request),
-            "pin": pin if is_local(request) else None,  # shown on the kiosk's own screen only
+            "lan": pin is not None,
         }}
+
+    async def pairing(request: Request) -> Response:
+        """The PIN and a QR code of the page's LAN address with it, for the kiosk's own screen:
+        a phone that scans it is unlocked. Another origin cannot read this (no CORS), a page
+        under another name is refused by its Host, and other machines get 403."""
+        if not is_local(request):
+            return JSONResponse({"error": "the PIN is shown on the kiosk only"}, status_code=403)
+        if pin is None:
+            return JSONResponse({"error": "not on the LAN: start with --lan"}, status_code=404)
+        url = f"http://{lan_address()}:{request.url.port or 80}/#pin={pin}"
+        return JSONResponse({"pin": pin, "url": url, "qr_svg": qr_svg(url)},
+                            headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> Response:
         return JSONResponse(with_access(table.state(), request))
@@ -304,6 +355,7 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         Route("/api/evidence/{throw_id}.jpg", evidence),
         Route("/api/throw/{key}.jpg", throw_frame),
         Route("/api/unlock", unlock, methods=["POST"]),
+        Route("/api/pairing", pairing),
         *(extra_routes or []),
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OwnHostOnly)])

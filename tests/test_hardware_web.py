@@ -43,18 +43,26 @@ def client(table, who, pin="4321", hub=None):
     return TestClient(create_app(table, hub or Hub(), pin=pin), client=who, base_url="http://localhost:8080")
 
 
-def test_local_kiosk_acts_and_sees_the_pin(table):
+def test_local_kiosk_acts_and_only_its_pairing_shows_the_pin(table):
     with client(table, LOCAL) as c:
-        state = c.get("/api/state").json()
-        assert state["access"] == {"can_act": True, "local": True, "pin": "4321"}
+        state = c.get("/api/state")
+        assert state.json()["access"] == {"can_act": True, "local": True, "lan": True}
+        assert "4321" not in state.text
+        pairing = c.get("/api/pairing").json()
+        assert pairing["pin"] == "4321" and pairing["url"].endswith(":8080/#pin=4321")
+        assert pairing["qr_svg"].startswith("<svg") and "path" in pairing["qr_svg"]
         assert c.post("/api/action", json={"action": "undo"}).json() == {"ok": True}
     assert table.actions == [{"action": "undo"}]
+    with client(table, LAN) as c:
+        assert c.get("/api/pairing").status_code == 403
+    with client(table, LOCAL, pin=None) as c:
+        assert c.get("/api/pairing").status_code == 404
 
 
 def test_lan_spectator_cannot_act_without_the_pin(table):
     with client(table, LAN) as c:
         state = c.get("/api/state").json()
-        assert state["access"] == {"can_act": False, "local": False, "pin": None}
+        assert state["access"] == {"can_act": False, "local": False, "lan": True}
         assert c.post("/api/action", json={"action": "undo"}).status_code == 403
         wrong = c.post("/api/action", json={"action": "undo"}, headers={"X-Zonkcam-PIN": "0000"})
         assert wrong.status_code == 403
@@ -136,6 +144,45 @@ def test_a_phone_unlocks_with_the_pin_and_a_guesser_is_locked_out(table):
         locked = c.post("/api/action", json={"action": "undo"}, headers={"X-Zonkcam-PIN": "4321"})
         assert locked.status_code == 429 and "wait" in locked.json()["error"]
     assert table.actions == []
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_each_lockout_of_an_address_lasts_twice_the_one_before():
+    clock = Clock()
+    guard = web.PinGuard(clock=clock)
+    for lockout in (60, 120, 240):
+        for _ in range(5):
+            assert not guard.locked("a")
+            guard.miss("a")
+        assert guard.locked("a") and not guard.locked("b")
+        clock.now += lockout - 1
+        assert guard.locked("a")
+        clock.now += 1
+        assert not guard.locked("a")
+
+
+def test_many_addresses_guess_no_faster_than_a_few_and_a_pin_holds_for_days():
+    """An attacker with an address per guess, guessing whenever the guard lets it: the guesses
+    that are even looked at in a simulated day are few enough that a six-digit PIN is found,
+    on average, only after more than a day."""
+    clock = Clock()
+    guard = web.PinGuard(clock=clock)
+    tried = 0
+    for n in range(24 * 3600):  # one guess a second from a fresh address, for a day
+        clock.now = float(n)
+        address = f"10.0.{n // 250 % 250}.{n % 250}"
+        if not guard.locked(address):
+            tried += 1
+            guard.miss(address)
+    expected_days = 1_000_000 / 2 / tried
+    assert tried <= 20 * 24 * 60 and expected_days > 1
 
 
 def test_another_web_page_cannot_act_even_on_the_kiosk_itself(table):

@@ -20,18 +20,24 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
           from_address(port) as lan):
         with urllib.request.urlopen(kiosk + "/api/state", timeout=10) as r:
             access = json.loads(r.read())["access"]
-        assert access["local"] and access["can_act"] and len(access["pin"]) == 6
-        pin = access["pin"]  # shown on the kiosk's own screen
-        local = browser.new_page()
+        assert access == {"can_act": True, "local": True, "lan": True}
+        with urllib.request.urlopen(kiosk + "/api/pairing", timeout=10) as r:
+            pin = json.loads(r.read())["pin"]  # for the kiosk's own screen only
+        assert len(pin) == 6
+        local = browser.new_page(viewport={"width": 800, "height": 480})
         local.goto(kiosk)
         local.wait_for_function(f"document.querySelector('#pin').textContent === 'PIN {pin}'")
+        local.click("#pin")
+        local.wait_for_selector("#pairing-dialog[open] #pairing-qr svg")
+        assert local.inner_text("#pairing-pin") == pin
 
         phone = browser.new_page(viewport={"width": 390, "height": 844})
         phone.goto(f"{lan}/spectator")
         phone.wait_for_selector("#sheet th")
         state = phone.evaluate("fetch('/api/state').then(r => r.json())")
-        assert state["access"] == {"can_act": False, "local": False, "pin": None}
-        assert phone.inner_text("#pin") == ""
+        assert state["access"] == {"can_act": False, "local": False, "lan": True}
+        assert not phone.is_visible("#pin")
+        assert phone.evaluate("fetch('/api/pairing').then(r => r.status)") == 403
         for control in ("#bank", "#undo", "#new-game", "#end-game", "#penalty"):
             assert not phone.is_visible(control), control
 
@@ -52,3 +58,8 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
         phone.wait_for_function("document.querySelector('#sheet thead').innerText.includes('Cy')")
         with urllib.request.urlopen(kiosk + "/api/state", timeout=10) as r:
             assert json.loads(r.read())["sheet"]["players"] == ["Cy", "Di"]
+
+        scanned = browser.new_page(viewport={"width": 390, "height": 844})
+        scanned.goto(f"{lan}/#pin={pin}")  # the address in the kiosk's QR code, seen from a phone
+        scanned.wait_for_function("sessionStorage.getItem('pin') !== null && location.hash === ''")
+        assert scanned.is_hidden("#unlock") and scanned.is_visible("#undo")

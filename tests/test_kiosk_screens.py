@@ -212,7 +212,7 @@ def test_correcting_a_die_names_the_throw_and_sends_its_id(browser, kiosk):
 def test_a_lan_page_is_unlocked_with_the_pin_keypad(browser):
     with fake("--lan") as url:
         page = open_page(browser, url + "/spectator", 390, 844)
-        assert state(url)["access"] == {"can_act": False, "local": False, "pin": None}
+        assert state(url)["access"] == {"can_act": False, "local": False, "lan": True}
         assert not page.is_visible("#undo") and page.inner_text("#pin") == ""
         page.click("#unlock")
         page.wait_for_selector("#pin-dialog[open]")

@@ -95,7 +95,8 @@ function renderHeader(s) {
   $("title").textContent = game.title || game.variant || "zonkcam";
   document.title = game.title ? `zonkcam · ${game.title}` : "zonkcam";
   $("round").textContent = game.round ? `Round ${game.round}` : "";
-  $("pin").textContent = access.pin ? `PIN ${access.pin}` : "";
+  if (access.local && access.lan && !pairing) loadPairing();
+  $("pin").hidden = !(access.local && pairing);
   $("unlock").hidden = canAct();
   $("review-link").hidden = !s.review;
   const cam = s.camera || {};
@@ -541,6 +542,34 @@ function callPenalty(kind, label) {
   $("penalty-dialog").showModal();
 }
 
+// The kiosk's own screen shows the PIN and a QR code of the page's LAN address with it:
+// /api/pairing answers this screen only, and the PIN is in no state a page is sent.
+let pairing = null, pairingAsked = false;
+async function loadPairing() {
+  if (pairingAsked) return;
+  pairingAsked = true;
+  try {
+    const res = await fetch("/api/pairing");
+    if (!res.ok) return;
+    pairing = await res.json();
+  } catch { pairingAsked = false; return; }
+  $("pin").textContent = `PIN ${pairing.pin}`;
+  $("pairing-qr").innerHTML = pairing.qr_svg; // made by the server (segno), not from input
+  $("pairing-url").textContent = pairing.url.split("#")[0];
+  $("pairing-pin").textContent = pairing.pin;
+  render(state);
+}
+$("pin").onclick = () => $("pairing-dialog").showModal();
+
+// A phone that scanned the kiosk's QR code arrives with the PIN in the address's fragment
+// (never sent to a server, so in no log); it is used once and taken out of the address.
+function pinFromAddress() {
+  const match = /^#pin=(\d{6,8})$/.exec(location.hash);
+  if (!match) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  unlock(match[1]);
+}
+
 // The PIN from another machine: a keypad, since a phone's keyboard would cover the dialog.
 let pinDigits = "";
 function showPinDigits() { $("pin-entry").textContent = pinDigits ? "•".repeat(pinDigits.length) : "····"; }
@@ -577,9 +606,7 @@ async function unlock(entered) {
     render(state);
     showMessage("Unlocked: this page can act", "info");
   } else {
-    pinDigits = "";
-    showPinDigits();
-    $("pin-error").textContent = data.error || `refused (error ${res.status})`;
+    openPin(data.error || `refused (error ${res.status})`);
   }
 }
 
@@ -699,3 +726,4 @@ events.addEventListener("banner", (e) => showBanner(JSON.parse(e.data)));
 events.addEventListener("sound", (e) => play(JSON.parse(e.data).kind)); // hits: no banner of their own
 fetch("/api/state", { headers: pinHeaders() }).then((r) => r.json()).then(render)
   .catch(() => showMessage("The kiosk is not answering", "error"));
+pinFromAddress();
