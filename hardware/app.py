@@ -144,6 +144,10 @@ class TableApp:
         self.tally: Counter[str] = Counter()  # settled throws: scored, spaz, unread, refused
         self._redo: list[AnyAction] = []  # what undo took back, the latest last
         self.lock = threading.RLock()  # the camera thread and the page's actions take turns
+        # The page's state, built once per change (`publish_state`), so that pages asking for it
+        # neither rebuild it nor wait while an action is being recorded.
+        self._state: dict[str, Any] | None = None
+        self._rulesets: dict[str, tuple[str, Ruleset | None]] | None = None
         odds_table(self.game.ruleset).values(opened=True)  # solve once now, not mid-turn
 
     @property
@@ -309,6 +313,7 @@ class TableApp:
         except IllegalAction as exc:
             raise ActionError(str(exc)) from None
         self.rolloff, self._pending = None, None
+        self._rulesets = None  # its house rules are kept with it: offered from now on
         self._switch_to(game_id)
 
     def _switch_to(self, game_id: int) -> None:
@@ -340,7 +345,9 @@ class TableApp:
             return
         self.live.sent_at = now
         h, w = image.shape[:2]
-        self.live.frame_size = (w, h)  # the camera's frame: what the table region is drawn in
+        if self.live.frame_size != (w, h):  # the camera's frame: what the table region is drawn in
+            self.live.frame_size = (w, h)
+            self._state = None
         if w > FRAME_WIDTH:
             image = cv2.resize(image, (FRAME_WIDTH, round(h * FRAME_WIDTH / w)), interpolation=cv2.INTER_AREA)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
@@ -357,12 +364,21 @@ class TableApp:
     # --- the display side (web.Table) ---------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        with self.lock:
-            return view.page_state(self)
+        state = self._state  # one read: a page never waits on an action being recorded
+        if state is None:
+            with self.lock:
+                state = self._state = view.page_state(self)
+        return view.with_clock(state)
 
     def rulesets(self) -> dict[str, tuple[str, Ruleset | None]]:
         """The rulesets a new game may use, by key: the variants, the house-rules files the server
-        was given, and house rules kept with earlier games in the store (None: load when chosen)."""
+        was given, and house rules kept with earlier games in the store (None: load when chosen).
+        Worked out again only when a game is started (the only way a new one is kept)."""
+        if self._rulesets is None:
+            self._rulesets = self._find_rulesets()
+        return self._rulesets
+
+    def _find_rulesets(self) -> dict[str, tuple[str, Ruleset | None]]:
         out: dict[str, tuple[str, Ruleset | None]] = {
             f"variant:{name}": (name, None) for name in variant_names()}
         for label, ruleset in self.house_rules.items():
@@ -378,7 +394,10 @@ class TableApp:
         return out
 
     def publish_state(self) -> None:
-        self.hub.publish("state", self.state())
+        with self.lock:
+            self._state = None
+            state = self.state()
+        self.hub.publish("state", state)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """One action from the display; the answer's `message` says what it did."""
@@ -500,6 +519,7 @@ class TableApp:
         if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id not in unfinished:
             raise ActionError(f"no unfinished game {game_id!r} to resume")
         self.rolloff, self._pending = None, None
+        self._rulesets = None  # its house rules are kept with it: offered from now on
         self._switch_to(game_id)
         return f"resumed game {game_id}: {', '.join(self.game.order)}"
 

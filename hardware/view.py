@@ -161,16 +161,26 @@ def ruleset_key(ruleset: Ruleset) -> str:
 
 
 def _clock(clock: dict[str, Any] | None, game: Game) -> dict[str, Any] | None:
-    """A14's turn clock as the display counts it down: seconds allowed and already used (the
-    server's clock, so the page needs no synchronised time)."""
+    """A14's turn clock: seconds allowed, and since when (`with_clock` adds the seconds used)."""
     if clock is None:
         return None
-    since = clock.get("since") or game.setup.started
+    return {"limit_s": clock["limit_s"], "countdown_s": clock["countdown_s"],
+            "since": clock.get("since") or game.setup.started}
+
+
+def with_clock(state: dict[str, Any]) -> dict[str, Any]:
+    """The state with its turn clock's seconds used counted now (the server's clock, so the
+    page needs no synchronised time); the rest of the state is shared, not copied."""
+    clock = state["turn"]["clock"]
+    if clock is None:
+        return state
     try:
-        elapsed = max(0.0, (datetime.now() - datetime.fromisoformat(since)).total_seconds())
+        elapsed = max(0.0, (datetime.now() - datetime.fromisoformat(clock["since"])).total_seconds())
     except (TypeError, ValueError):
         elapsed = 0.0
-    return {"limit_s": clock["limit_s"], "countdown_s": clock["countdown_s"], "elapsed_s": round(elapsed, 1)}
+    counted = {"limit_s": clock["limit_s"], "countdown_s": clock["countdown_s"],
+               "elapsed_s": round(elapsed, 1)}
+    return state | {"turn": state["turn"] | {"clock": counted}}
 
 
 def _summary(game: Game) -> dict[str, Any]:
