@@ -31,6 +31,7 @@ import torch
 from torch.nn import functional as F
 from zonkcam.models.augment import photometric, random_affine
 from zonkcam.models.crops import (
+    CROP,
     CROP_MARGIN,
     FREE_TURNS,
     Mined,
@@ -53,7 +54,7 @@ from zonkcam.models.rune55 import Labelled, datasets_root, group_split
 from zonkcam.vision.synthetic import render_scene
 
 # defined in crops, onnx_io and progress since the split; imported from here as before
-__all__ = ["CROP_MARGIN", "FREE_TURNS", "Progress", "augment_crop", "classifier_patches",
+__all__ = ["CROP", "CROP_MARGIN", "FREE_TURNS", "Progress", "augment_crop", "classifier_patches",
            "drawn_patches", "export", "export_proposer", "main", "proposer_twin", "train_classifier",
            "train_proposer", "write_proposer"]
 
