@@ -481,7 +481,7 @@ class TableApp:
         store (the game log only ends games by the rules) and can be resumed."""
         choices = self.rulesets()
         key = action.get("ruleset")
-        if key not in choices:
+        if not isinstance(key, str) or key not in choices:
             raise ActionError(f"unknown ruleset {key!r}; choose one of: {', '.join(choices)}")
         label, ruleset = choices[key]
         if ruleset is None:
@@ -638,16 +638,16 @@ def _entered(action: dict[str, Any], ruleset: Ruleset) -> tuple[int | None, str 
 def _penalty(action: dict[str, Any], current: str | None, players: list[str]) -> Penalty:
     """A penalty on the player named (default: the one throwing)."""
     kind = action.get("penalty")
+    if not isinstance(kind, str):
+        raise ActionError(f"penalty must be a word, not {kind!r}")
     who = action.get("player") or current
-    if who not in players:
+    if not isinstance(who, str) or who not in players:
         raise ActionError(f"no player {who!r} in this game")
     turns = action.get("turns")
     if turns in (None, "", 0) or kind not in TURNS_LOST:
         turns = 0
     elif isinstance(turns, bool) or not isinstance(turns, int) or not 0 < turns <= 20:
         raise ActionError(f"turns lost must be a whole number from 1 to 20, not {turns!r}")
-    if not isinstance(kind, str):
-        raise ActionError(f"penalty must be a word, not {kind!r}")
     return Penalty(who, kind, turns)
 
 
@@ -655,7 +655,7 @@ def _playoff(name: str, action: dict[str, Any], game: Game) -> Action:
     """A12: a lower player past the target requests a shaharazad; the leader accepts or declines."""
     if name == "shaharazad":
         who = action.get("player")
-        if who not in game.order:
+        if not isinstance(who, str) or who not in game.order:
             raise ActionError(f"no player {who!r} in this game")
         return Action("shaharazad", who)
     leaders = game.leaders()

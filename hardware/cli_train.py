@@ -28,15 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from zonkcam.models.finetune import FinetuneConfig, TrainError, finetune
+    from zonkcam.models.rune55 import LabelError
 
-    if args.epochs < 1:
-        raise CliError("--epochs must be at least 1")
     try:
         m = finetune(FinetuneConfig(datasets=[Path(d) for d in args.datasets], out=args.out,
                                     base=args.base, epochs=args.epochs, seed=args.seed,
                                     threads=args.threads, force=args.force,
                                     register=not args.no_register, name=args.name))
-    except TrainError as exc:
+    except (TrainError, LabelError) as exc:
         raise CliError(str(exc)) from None
 
     def pct(x: float | None) -> str:

@@ -254,6 +254,11 @@ def _parse(data: Any, cls: type, where: str, path: str, skip: frozenset | set = 
         if key not in known:
             raise RulesetError(f"{where}: unknown key {dotted!r}")
         out[key] = _convert(value, hints[key], where, dotted)
+    required = [f.name for f in dataclasses.fields(cls) if f.name not in out and f.name not in skip
+                and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    if required:
+        keys = ", ".join(repr(f"{path}.{k}" if path else k) for k in required)
+        raise RulesetError(f"{where}: missing key {keys}")
     return out
 
 

@@ -84,6 +84,7 @@ CASES = [
     "capture --camera {T}/missing --out {T}/cap",
     "train {T}/missing", "train {T}/dir", "train {T}/good --epochs 0", "train {T}/good --threads 0",
     "train {T}/good --base {T}/text.onnx", "train {T}/good --out {T}/ok.jpg", "train {T}/good --base nope",
+    "train {T}/class9",
     "review {T}/missing", "review {T}/ok.jpg", "review {T}/dir --port 99999",
     # no command, unknown command
     "", "nope", "game", "model",
