@@ -25,6 +25,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.vision.colors import COLOR_NAME
 from zonkcam.vision.dice import Die
 
 LOW_CONFIDENCE = 0.9  # below this a die is flagged for review
@@ -98,8 +99,10 @@ class CaptureSet:
         meta = self.meta(name)
         if not 0 <= die < len(meta["dice"]):
             raise CaptureError(f"{name}: no die {die} (the frame has {len(meta['dice'])})")
-        if value is not None and value not in range(7):
+        if value is not None and (isinstance(value, bool) or value not in range(7)):
             raise CaptureError(f"{value!r} is not a face value 1-6 (or 0: not a pip die)")
+        if color is not None and not (isinstance(color, str) and COLOR_NAME.fullmatch(color)):
+            raise CaptureError(f"{color!r} is not a colour name (a lower-case word)")
         entry = meta["dice"][die]
         if value == NOT_A_DIE:
             entry.update(value=None, confidence=1.0, status="not_a_die")

@@ -90,3 +90,14 @@ def test_frames_sort_oldest_first_across_a_second(tmp_path, monkeypatch):
     image = np.full((40, 40, 3), 90, np.uint8)
     added = [c.add(image, []) for _ in range(3)]
     assert c.names() == added
+
+
+def test_a_correction_is_a_face_and_a_colour_name_or_refused(tmp_path):
+    captures = CaptureSet(tmp_path / "c")
+    name = captures.add(np.zeros((48, 64, 3), np.uint8), [die(3, 0.5)])
+    for value, color in ((True, None), (7, None), (None, ["a"]), (None, "Red Dye"), (None, "../x")):
+        with pytest.raises(CaptureError):
+            captures.correct(name, 0, value=value, color=color)
+    captures.correct(name, 0, value=5, color="red")
+    entry = captures.meta(name)["dice"][0]
+    assert (entry["value"], entry["color"]) == (5, "red")
