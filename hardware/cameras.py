@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 log = logging.getLogger(__name__)
+MAX_SKIPPED = 30  # undecodable frames in a row a video may have before it counts as ended
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
@@ -91,7 +92,18 @@ class VideoFile(_Base):
         self._size: tuple[int, ...] | None = None
 
     def read(self) -> Frame | None:
+        """The next frame that decodes. A frame that does not, before the file's end, is
+        skipped (its time still passes); the video is never reopened at its start."""
         ok, image = self._cap.read()
+        frames = self._cap.get(cv2.CAP_PROP_FRAME_COUNT)
+        skipped = 0
+        while not ok and self._index + skipped + 1 < frames and skipped < MAX_SKIPPED:
+            skipped += 1
+            ok, image = self._cap.read()
+        if skipped:
+            log.warning("%s: %d frame(s) from %d could not be decoded: skipped",
+                        self.name, skipped, self._index)
+            self._index += skipped
         if not ok:
             if self._index == 0:
                 raise CameraError(f"{self.name}: no frames could be decoded")

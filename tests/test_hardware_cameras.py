@@ -127,3 +127,22 @@ def test_lost_camera_is_reopened_with_back_off_and_reported():
     assert sleeps == [0.5, 1.0]  # the first reopening failed, the second worked
     assert camera.generation == 1
     assert messages[0].startswith("camera lost: unplugged") and messages[-1] == "camera flaky is back"
+
+
+def test_a_video_frame_that_does_not_decode_is_skipped_never_rewound(tmp_path):
+    path = tmp_path / "throws.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))
+    for i in range(8):
+        writer.write(np.full((120, 160, 3), 20 * i + 10, np.uint8))
+    writer.release()
+    data = bytearray(path.read_bytes())
+    starts = [i for i in range(len(data) - 1) if data[i:i + 2] == b"\xff\xd8"]
+    data[starts[4]:starts[4] + 600] = bytes(600)  # the fifth frame's picture is gone
+    path.write_bytes(bytes(data))
+    video = VideoFile(path)
+    frames = []
+    while (frame := video.read()) is not None:
+        frames.append((frame.index, round(float(frame.image.mean()) / 10) * 10))
+    indexes = [i for i, _ in frames]
+    assert indexes[:6] == [0, 1, 2, 3, 5, 6] and indexes == sorted(set(indexes))  # never rewound
+    assert all(m == 20 * i + 10 for i, m in frames)  # each frame is the one its index says
