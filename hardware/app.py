@@ -32,28 +32,26 @@ import cv2
 import numpy as np
 from zonkcam.hardware import view
 from zonkcam.hardware.cameras import Camera, CameraError
+from zonkcam.hardware.page_actions import PAGE_ACTIONS
 from zonkcam.hardware.rolloff import RollOff, RollOffError
 from zonkcam.hardware.store import Store
 from zonkcam.hardware.umpire import Seen, Unread, actions_for
 from zonkcam.hardware.web import ActionError, Hub
 from zonkcam.models.captures import CaptureSet
+from zonkcam.rules.actions import ActionError as LineError
 from zonkcam.rules.actions import (
-    Action,
     AnyAction,
     Bank,
     Correct,
-    Penalty,
     Spaz,
     Throw,
     Undo,
     effective,
 )
-from zonkcam.rules.actions import ActionError as LineError
 from zonkcam.rules.banners import kinds_and_banners, new_hits
-from zonkcam.rules.dice import Die as RulesDie
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.odds import odds_table
-from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, ruleset_from_dict, variant_names
+from zonkcam.rules.ruleset import Ruleset, RulesetError, ruleset_from_dict, variant_names
 from zonkcam.rules.turn import IllegalAction
 from zonkcam.vision.dice import Die
 from zonkcam.vision.table import TableConfig
@@ -61,7 +59,6 @@ from zonkcam.vision.table import TableConfig
 log = logging.getLogger(__name__)
 _SERIALS = itertools.count(1)
 
-TURNS_LOST = {"foul", "next"}  # penalties that take a number of further turns (A13, A15)
 FRAME_EVERY_S = 0.2  # the display's live picture: five frames a second is plenty
 FRAME_WIDTH = 960
 
@@ -135,14 +132,14 @@ class TableApp:
         # and the file a region set on the page is saved to.
         self.table, self.table_path = table, table_path
         self.rolloff: RollOff | None = None
-        self._pending: Ruleset | None = None  # the ruleset of the game the roll-off is for
-        self._restart_stream = False
+        self.pending_ruleset: Ruleset | None = None  # the ruleset of the game the roll-off is for
+        self.restart_stream = False
         self.captures, self.model = captures, model  # every settled throw saved for retraining
         self.on_message = on_message
         self.live = Live()
         self.shown: Shown | None = None
         self.tally: Counter[str] = Counter()  # settled throws: scored, spaz, unread, refused
-        self._redo: list[AnyAction] = []  # what undo took back, the latest last
+        self.redo_stack: list[AnyAction] = []  # what undo took back, the latest last
         self.lock = threading.RLock()  # the camera thread and the page's actions take turns
         # The page's state, built once per change (`publish_state`), so that pages asking for it
         # neither rebuild it nor wait while an action is being recorded.
@@ -181,12 +178,12 @@ class TableApp:
                 return
             if getattr(camera, "generation", 0) != generation:  # reconnected: start afresh
                 generation = camera.generation  # type: ignore[attr-defined]
-                self._restart_stream = True
+                self.restart_stream = True
                 self.live.camera = "ok"
                 self.say("camera back; throw again if dice moved while it was away")
                 self.publish_state()
-            if self._restart_stream and make_stream is not None:
-                self._restart_stream = False
+            if self.restart_stream and make_stream is not None:
+                self.restart_stream = False
                 stream = make_stream(1 if self.rolloff is not None else self.game.ruleset.dice)
             try:
                 stream.expecting = self.expecting_throw()
@@ -236,7 +233,7 @@ class TableApp:
                                jpeg.tobytes() if ok else b"", (image.shape[1], image.shape[0]),
                                capture=capture, at_log=len(game.log))
             try:
-                self._score(self.shown)
+                self.score(self.shown)
             except Unread as exc:
                 self.tally["unread"] += 1
                 self.shown.reason = str(exc)
@@ -251,13 +248,13 @@ class TableApp:
                     self.say("low confidence reading: check the dice")
         self.publish_state()
 
-    def _score(self, shown: Shown) -> None:
+    def score(self, shown: Shown) -> None:
         """Record what the throw stands for; the shown throw takes the number of its action."""
         game = self.game
         player = game.current
         actions = actions_for(shown.seen, game, gesture_bank=self.gesture_bank,
                               colors=bool(game.ruleset.dice_colors))
-        game = self._record(*actions)
+        game = self.record(*actions)
         shown.key, shown.reason = str(len(game.log)), None
         shown.player = game.log[-1].player
         said = [f"{player} banked (all dice picked up)"] if isinstance(actions[0], Bank) else []
@@ -276,13 +273,13 @@ class TableApp:
         if not dice or dice[0].value is None or (len(dice) > 1 and not self.demo):
             self.say(f"roll-off: {self.rolloff.up}, throw one die (tap Enter to type it)")
             return
-        self._rolloff_value(dice[0].value)
+        self.rolloff_value(dice[0].value)
 
-    def _record(self, *actions: AnyAction, redo: bool = False) -> Game:
+    def record(self, *actions: AnyAction, redo: bool = False) -> Game:
         before = self.game
         after = self.store.record(self.game_id, *actions)
         if not (redo or isinstance(actions[-1], Undo)):
-            self._redo.clear()  # a new action: what was undone stays undone
+            self.redo_stack.clear()  # a new action: what was undone stays undone
         if not isinstance(actions[-1], Undo | Correct):  # an undone zonk is no news
             for kind, text in kinds_and_banners(before, after):
                 self.hub.publish("banner", {"text": text, "kind": kind})
@@ -293,8 +290,8 @@ class TableApp:
                 self.live.hits = hits
         return after
 
-    def _rolloff_value(self, value: int) -> None:
-        assert self.rolloff is not None and self._pending is not None
+    def rolloff_value(self, value: int) -> None:
+        assert self.rolloff is not None and self.pending_ruleset is not None
         try:
             player = self.rolloff.throw(value)
         except RollOffError as exc:
@@ -305,23 +302,23 @@ class TableApp:
             self.say(f"roll-off: {player} threw {value}{again}; {self.rolloff.up} next")
             return
         self.say(f"roll-off: {player} threw {value}; {order[0]} goes first")
-        self._start_game(self._pending, order)
+        self.start_game(self.pending_ruleset, order)
 
-    def _start_game(self, ruleset: Ruleset, players: tuple[str, ...]) -> None:
+    def start_game(self, ruleset: Ruleset, players: tuple[str, ...]) -> None:
         try:
             game_id = self.store.new_game(GameSetup(ruleset, players))
         except IllegalAction as exc:
             raise ActionError(str(exc)) from None
-        self.rolloff, self._pending = None, None
-        self._rulesets = None  # its house rules are kept with it: offered from now on
-        self._switch_to(game_id)
+        self.rolloff, self.pending_ruleset = None, None
+        self.switch_to(game_id)
 
-    def _switch_to(self, game_id: int) -> None:
+    def switch_to(self, game_id: int) -> None:
         self.game_id = game_id
         self.evidence_dir = self.evidence_root / str(game_id)
         self.evidence_dir.mkdir(parents=True, exist_ok=True)
-        self.shown, self._restart_stream = None, True
-        self._redo.clear()
+        self.shown, self.restart_stream = None, True
+        self.redo_stack.clear()
+        self._rulesets = None  # a new game keeps its house rules: offered from now on
         odds_table(self.game.ruleset).values(opened=True)
 
     def _save_evidence(self, shown: Shown) -> None:
@@ -400,43 +397,14 @@ class TableApp:
         self.hub.publish("state", state)
 
     def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        """One action from the display; the answer's `message` says what it did."""
+        """One action from the display (`page_actions`); the answer's `message` says what it did."""
         name = action["action"]
-        message = ""
+        handler = PAGE_ACTIONS.get(name)
+        if handler is None:
+            raise ActionError(f"unknown action {name!r}")
         with self.lock:
-            game = self.game
             try:
-                if name == "bank":
-                    self._record(Bank(None))
-                elif name == "undo":
-                    message = self._undo()
-                elif name == "redo":
-                    message = self._redo_last()
-                elif name == "penalty":
-                    self._record(_penalty(action, game.current, game.order))
-                elif name == "end_game":
-                    self._record(Action("end"))
-                elif name in ("shaharazad", "accept", "decline"):
-                    self._record(_playoff(name, action, game))
-                elif name == "correct":
-                    message = self._correct(action)
-                elif name == "new_game":
-                    self._new_game(action)
-                elif name == "resume":
-                    message = self._resume(action)
-                elif name == "table":
-                    message = self._set_table(action)
-                elif name == "rolloff_throw":
-                    if self.rolloff is None:
-                        raise ActionError("no roll-off is going on")
-                    value = action.get("value")
-                    self._rolloff_value(int(value) if isinstance(value, str) and value.isdigit() else value)
-                elif name == "cancel_rolloff":
-                    self.rolloff, self._pending = None, None
-                    self._restart_stream = True
-                    self.say("roll-off cancelled")
-                else:
-                    raise ActionError(f"unknown action {name!r}")
+                message = handler(self, action)
             except (IllegalAction, LineError) as exc:
                 raise ActionError(str(exc)) from None
             pending = self.pending
@@ -453,151 +421,7 @@ class TableApp:
         return str(standing[-1][1]) if standing else None
 
     def redo_label(self) -> str | None:
-        return str(self._redo[-1]) if self._redo else None
-
-    def _undo(self) -> str:
-        standing = effective(self.game.log, self.game.setup.players)
-        if not standing:
-            raise ActionError("nothing to undo")
-        seq, undone = standing[-1]
-        self._record(Undo())
-        self._redo.append(undone)
-        self.live.hits = {}  # the hits to take were the undone action's
-        if self.shown is not None and self.shown.key == str(seq):
-            self.shown = None  # the throw on the page no longer stands
-        return f"took back: {undone}"
-
-    def _redo_last(self) -> str:
-        if not self._redo:
-            raise ActionError("nothing to redo")
-        action = self._redo[-1]
-        self._record(action.stamped(None), redo=True)
-        self._redo.pop()
-        return f"done again: {action}"
-
-    def _new_game(self, action: dict[str, Any]) -> None:
-        """A new game: a ruleset (variant or house rules), players in seating order, and the
-        order of play as given or from a roll-off. An unfinished game is left as it is in the
-        store (the game log only ends games by the rules) and can be resumed."""
-        choices = self.rulesets()
-        key = action.get("ruleset")
-        if not isinstance(key, str) or key not in choices:
-            raise ActionError(f"unknown ruleset {key!r}; choose one of: {', '.join(choices)}")
-        label, ruleset = choices[key]
-        if ruleset is None:
-            ruleset = load_variant(label)
-        players = action.get("players")
-        if isinstance(players, str):
-            players = players.split(",")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise ActionError("players must be a list of names (or one comma-separated string)")
-        names = tuple(p.strip() for p in players if p.strip())
-        try:
-            GameSetup(ruleset, names)  # names are checked before any roll-off starts
-        except IllegalAction as exc:
-            raise ActionError(str(exc)) from None
-        order = action.get("order", "given")
-        left = self.game_id if not self.game.over else None
-        if order == "given":
-            self.rolloff = None
-            self._start_game(ruleset, names)
-            self.say(f"new game: {ruleset.name}, {', '.join(names)}"
-                     + (f" (game {left} left unfinished: resume it from New game)" if left else ""))
-        elif order == "rolloff":
-            try:
-                self.rolloff = RollOff(names)
-            except RollOffError as exc:
-                raise ActionError(str(exc)) from None
-            self._pending, self.shown, self._restart_stream = ruleset, None, True
-            self.say(f"roll-off for the order of play: {names[0]}, throw one die")
-        else:
-            raise ActionError(f"order must be 'given' or 'rolloff', not {order!r}")
-
-    def _resume(self, action: dict[str, Any]) -> str:
-        game_id = action.get("game")
-        unfinished = {g[0] for g in self.store.unfinished_games()}
-        if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id not in unfinished:
-            raise ActionError(f"no unfinished game {game_id!r} to resume")
-        self.rolloff, self._pending = None, None
-        self._rulesets = None  # its house rules are kept with it: offered from now on
-        self._switch_to(game_id)
-        return f"resumed game {game_id}: {', '.join(self.game.order)}"
-
-    def _set_table(self, action: dict[str, Any]) -> str:
-        """The table region as the scorekeeper dragged its corners on the live picture: used
-        from the next throw on, and saved for the next start."""
-        if self.live.frame_size is None:
-            raise ActionError("no picture from the camera yet to set the table region on")
-        width, height = self.live.frame_size
-        points = action.get("polygon")
-        if not (isinstance(points, list) and 3 <= len(points) <= 16 and all(
-                isinstance(p, list) and len(p) == 2 and all(
-                    isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= limit
-                    for v, limit in zip(p, (width, height), strict=True)) for p in points)):
-            raise ActionError(f"the region is 3 to 16 corners [x, y] inside the {width}x{height} picture")
-        polygon = [(round(x), round(y)) for x, y in points]
-        old = self.table.scaled(width, height) if self.table is not None else None
-        self.table = TableConfig((width, height), polygon, old.keep_zone if old else None,
-                                 old.camera if old else None)
-        self._restart_stream = True
-        if self.table_path is None:
-            return "table region set (until the kiosk restarts)"
-        try:
-            self.table.save(self.table_path)
-        except OSError as exc:
-            raise ActionError(f"table region set, not saved to {self.table_path}: {exc.strerror}") from None
-        return f"table region set and saved to {self.table_path}"
-
-    def _correct(self, action: dict[str, Any]) -> str:
-        """A tapped die of a named throw: the waiting throw is scored with it; a scored throw
-        is corrected in the log (by its number), never another one."""
-        key = action.get("throw")
-        if isinstance(key, int) and not isinstance(key, bool):
-            key = str(key)
-        if not isinstance(key, str) or not key:
-            raise ActionError("say which throw to correct (its number)")
-        index = action.get("die")
-        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-            raise ActionError(f"no die {index!r} to correct")
-        value, color = _entered(action, self.game.ruleset)
-        shown = self.shown
-        if shown is not None and shown.key == key and not shown.scored:
-            message = self._score_entered(shown, index, value, color)
-        else:
-            message = self._correct_logged(key, index, value, color)
-        if shown is not None and shown.key == key and shown.capture and self.captures is not None:
-            self.captures.correct(shown.capture, len(shown.seen.kept) + index, value=value, color=color)
-        return message
-
-    def _score_entered(self, shown: Shown, index: int, value: int | None, color: str | None) -> str:
-        if index >= len(shown.seen.thrown):
-            raise ActionError(f"the throw waiting to be scored has no die {index}")
-        if len(self.game.log) != shown.at_log:  # a bank, an undo...: it would score for someone else
-            raise ActionError("the game has moved on since that throw: throw again")
-        shown.seen = shown.seen.with_die(index, value, color)
-        try:
-            self._score(shown)
-        except Unread as exc:
-            shown.reason = str(exc)
-            return f"die {index + 1} entered; {exc}"
-        return f"throw {shown.key} scored with die {index + 1} entered"
-
-    def _correct_logged(self, key: str, index: int, value: int | None, color: str | None) -> str:
-        if not key.isdigit():
-            raise ActionError(f"throw {key} is no longer waiting to be scored")
-        seq = int(key)
-        game = self.game
-        old = dict(effective(game.log, game.setup.players)).get(seq)
-        if not isinstance(old, Throw):
-            raise ActionError(f"action {seq} is not a throw that stands")
-        if index >= len(old.dice):
-            raise ActionError(f"throw {seq} has no die {index}")
-        die = RulesDie(value or old.dice[index].value, color or old.dice[index].color)
-        self._record(Correct(seq, index, die))
-        shown = self.shown
-        if shown is not None and shown.key == key and index < len(shown.seen.thrown):
-            shown.seen = shown.seen.with_die(index, value, color)
-        return f"{old.player}'s throw {seq}: die {index + 1} is now {die}"
+        return str(self.redo_stack[-1]) if self.redo_stack else None
 
     def frame_jpeg(self) -> bytes | None:
         return self.live.jpeg
@@ -616,49 +440,3 @@ class TableApp:
             return None
         path = self.evidence_dir / f"{throw_id}.jpg"
         return path.read_bytes() if path.is_file() else None
-
-
-def _entered(action: dict[str, Any], ruleset: Ruleset) -> tuple[int | None, str | None]:
-    """The face and/or colour a person entered for a die."""
-    value, color = action.get("value"), action.get("color")
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6):
-        raise ActionError(f"a die shows 1 to 6, not {value!r}")
-    colors = set(ruleset.dice_colors)
-    if color is not None and not (isinstance(color, str) and color.isalpha() and len(color) <= 20
-                                  and (not colors or color in colors)):
-        known = f" ({', '.join(sorted(colors))})" if colors else ""
-        raise ActionError(f"{color!r} is not a colour of this set{known}")
-    if value is None and color is None:
-        raise ActionError("enter the die's face or colour")
-    return value, color
-
-
-def _penalty(action: dict[str, Any], current: str | None, players: list[str]) -> Penalty:
-    """A penalty on the player named (default: the one throwing)."""
-    kind = action.get("penalty")
-    if not isinstance(kind, str):
-        raise ActionError(f"penalty must be a word, not {kind!r}")
-    who = action.get("player") or current
-    if not isinstance(who, str) or who not in players:
-        raise ActionError(f"no player {who!r} in this game")
-    turns = action.get("turns")
-    if turns in (None, "", 0) or kind not in TURNS_LOST:
-        turns = 0
-    elif isinstance(turns, bool) or not isinstance(turns, int) or not 0 < turns <= 20:
-        raise ActionError(f"turns lost must be a whole number from 1 to 20, not {turns!r}")
-    return Penalty(who, kind, turns)
-
-
-def _playoff(name: str, action: dict[str, Any], game: Game) -> Action:
-    """A12: a lower player past the target requests a shaharazad; the leader accepts or declines."""
-    if name == "shaharazad":
-        who = action.get("player")
-        if not isinstance(who, str) or who not in game.order:
-            raise ActionError(f"no player {who!r} in this game")
-        return Action("shaharazad", who)
-    leaders = game.leaders()
-    if not leaders:
-        raise ActionError("nobody has reached the target")
-    return Action(name, leaders[0])

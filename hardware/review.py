@@ -27,6 +27,7 @@ from zonkcam.hardware.cli_common import CliError, port
 
 if TYPE_CHECKING:
     from zonkcam.hardware.web import Access
+    from zonkcam.models.captures import CaptureSet
 
 MAX_ITEMS = 500
 
@@ -39,7 +40,7 @@ def review_routes(root: str | Path, access: Access | None = None) -> list:
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Route
-    from zonkcam.hardware.web import Access
+    from zonkcam.hardware.web import Access, read_json
     from zonkcam.models.captures import CaptureError, CaptureSet
 
     captures = CaptureSet(root, max_bytes=None)  # never prune from here: capture owns the cap
@@ -54,21 +55,12 @@ def review_routes(root: str | Path, access: Access | None = None) -> list:
     async def script(request: Request) -> Response:
         return FileResponse(str(static.joinpath("review.js")), media_type="text/javascript")
 
-    def listing(limit: int) -> dict:
-        queue = captures.review_queue()
-        names = captures.names()
-        reviewed = sum(1 for n in names if captures.meta(n)["reviewed"])
-        items = [{"name": it.name, "die": it.die, "value": it.value, "color": it.color,
-                  "confidence": round(it.confidence, 3), "rejected": it.rejected,
-                  "crop": f"/api/review/crop/{it.name}/{it.die}"} for it in queue[:limit]]
-        return {"total": len(queue), "frames": len(names), "reviewed_frames": reviewed, "items": items}
-
     async def items(request: Request) -> Response:
         try:
             limit = min(int(request.query_params.get("limit", 120)), MAX_ITEMS)
         except ValueError:
             return JSONResponse({"error": "limit must be a number"}, status_code=400)
-        return JSONResponse(await asyncio.to_thread(listing, limit))
+        return JSONResponse(await asyncio.to_thread(_listing, captures, limit))
 
     async def crop(request: Request) -> Response:
         name, die = request.path_params["name"], request.path_params["die"]
@@ -90,16 +82,13 @@ def review_routes(root: str | Path, access: Access | None = None) -> list:
     async def correct(request: Request) -> Response:
         if (no := access.refused(request)) is not None:
             return no
+        body = await read_json(request)
+        if isinstance(body, Response):
+            return body
         try:
-            body = await request.json()
-            value = body["value"]
-            entries = [(str(e["name"]), int(e["die"])) for e in body["items"]]
-        except (ValueError, KeyError, TypeError):
-            return JSONResponse({"error": 'expected {"items": [{"name", "die"}, ...], "value": 0..6}'},
-                                status_code=400)
-        if not isinstance(value, int) or isinstance(value, bool) or value not in range(7):
-            return JSONResponse({"error": f"{value!r} is not a face value 1-6 (or 0: not a pip die)"},
-                                status_code=400)
+            entries, value = _correction(body)
+        except ValueError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
         try:
             done = await asyncio.to_thread(apply, entries, value)
         except CaptureError as exc:
@@ -113,6 +102,29 @@ def review_routes(root: str | Path, access: Access | None = None) -> list:
         Route("/api/review/crop/{name}/{die:int}", crop),
         Route("/api/review/correct", correct, methods=["POST"]),
     ]
+
+
+def _listing(captures: CaptureSet, limit: int) -> dict:
+    """The review queue's first `limit` dice, least confident first, and the counts."""
+    queue = captures.review_queue()
+    names = captures.names()
+    reviewed = sum(1 for n in names if captures.meta(n)["reviewed"])
+    items = [{"name": it.name, "die": it.die, "value": it.value, "color": it.color,
+              "confidence": round(it.confidence, 3), "rejected": it.rejected,
+              "crop": f"/api/review/crop/{it.name}/{it.die}"} for it in queue[:limit]]
+    return {"total": len(queue), "frames": len(names), "reviewed_frames": reviewed, "items": items}
+
+
+def _correction(body: object) -> tuple[list[tuple[str, int]], int]:
+    """The dice and the value of a review correction, or ValueError saying what is expected."""
+    try:
+        value = body["value"]  # type: ignore[index]
+        entries = [(str(e["name"]), int(e["die"])) for e in body["items"]]  # type: ignore[index]
+    except (ValueError, KeyError, TypeError):
+        raise ValueError('expected {"items": [{"name", "die"}, ...], "value": 0..6}') from None
+    if not isinstance(value, int) or isinstance(value, bool) or value not in range(7):
+        raise ValueError(f"{value!r} is not a face value 1-6 (or 0: not a pip die)")
+    return entries, value
 
 
 def create_review_app(root: str | Path):

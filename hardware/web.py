@@ -231,131 +231,154 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
     """The web app; ``pin`` is required from non-local clients for actions (None: no LAN);
     ``access`` instead shares one PIN guard with other routes. ``extra_routes`` are mounted
     too (the review page of captured dice, when capturing)."""
-    static = resources.files("zonkcam.hardware").joinpath("static")
-    access = access or Access(pin)
-    pin = access.pin
-    is_local, may_act, refused = access.is_local, access.may_act, access.refused
-
-    async def page(request: Request) -> Response:
-        return FileResponse(str(static.joinpath("index.html")))
-
-    async def stats_page(request: Request) -> Response:
-        return FileResponse(str(static.joinpath("stats.html")))
-
-    async def stats(request: Request) -> Response:
-        # Every game is replayed from its log: off the event loop.
-        return JSONResponse(await asyncio.to_thread(table.stats))
-
-    async def asset(request: Request) -> Response:
-        name = request.path_params["name"]
-        path = static.joinpath(name)
-        if "/" in name or name.startswith(".") or not path.is_file():
-            return Response("not found", status_code=404)
-        return FileResponse(str(path))
-
-    def with_access(data: dict[str, Any], request: Request) -> dict[str, Any]:
-        # Never the PIN: the kiosk's own screen asks /api/pairing for it.
-        return data | {"access": {
-            "can_act": may_act(request),
-            "local": is_local(request),
-            "lan": pin is not None,
-        }}
-
-    async def pairing(request: Request) -> Response:
-        """The PIN and a QR code of the page's LAN address with it, for the kiosk's own screen:
-        a phone that scans it is unlocked. Another origin cannot read this (no CORS), a page
-        under another name is refused by its Host, and other machines get 403."""
-        if not is_local(request):
-            return JSONResponse({"error": "the PIN is shown on the kiosk only"}, status_code=403)
-        if pin is None:
-            return JSONResponse({"error": "not on the LAN: start with --lan"}, status_code=404)
-        url = f"http://{lan_address()}:{request.url.port or 80}/#pin={pin}"
-        return JSONResponse({"pin": pin, "url": url, "qr_svg": qr_svg(url)},
-                            headers={"Cache-Control": "no-store"})
-
-    async def state(request: Request) -> Response:
-        return JSONResponse(with_access(table.state(), request))
-
-    async def events(request: Request) -> Response:
-        if hub.subscribers >= MAX_STREAMS:  # each one holds a connection: keep some for the kiosk
-            return JSONResponse({"error": "too many pages open"}, status_code=503)
-
-        async def stream() -> AsyncIterator[str]:
-            yield f"event: state\ndata: {json.dumps(with_access(table.state(), request))}\n\n"
-            async for kind, data in hub.subscribe():
-                if await request.is_disconnected():
-                    break
-                if kind == "keepalive":
-                    yield ": keepalive\n\n"
-                    continue
-                if kind == "state":
-                    data = with_access(data, request)
-                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
-
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
-
-    async def unlock(request: Request) -> Response:
-        """The PIN typed on a phone, checked before the page shows its controls."""
-        return refused(request) or JSONResponse({"ok": True})
-
-    async def action(request: Request) -> Response:
-        if (no := refused(request)) is not None:
-            return no
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                return JSONResponse({"error": f"an action is at most {MAX_BODY} bytes"}, status_code=413)
-        try:
-            body = json.loads(raw)
-        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
-            return JSONResponse({"error": "the action must be a JSON object"}, status_code=400)
-        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
-            return JSONResponse({"error": 'expected {"action": NAME, ...}'}, status_code=400)
-        try:
-            result = await asyncio.to_thread(table.act, body)
-        except ActionError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=409)
-        return JSONResponse(result)
-
-    async def frame(request: Request) -> Response:
-        jpeg = table.frame_jpeg()
-        if jpeg is None:
-            return Response("no frame yet", status_code=404)
-        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
-
-    async def evidence(request: Request) -> Response:
-        jpeg = table.evidence_jpeg(request.path_params["throw_id"])
-        if jpeg is None:
-            return Response("no such throw", status_code=404)
-        return Response(jpeg, media_type="image/jpeg")
-
-    async def throw_frame(request: Request) -> Response:
-        jpeg = table.throw_jpeg(request.path_params["key"])
-        if jpeg is None:
-            return Response("no such throw on the table", status_code=404)
-        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+    kiosk = Kiosk(table, hub, access or Access(pin))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.bind(asyncio.get_running_loop())
         yield
 
-    routes = [
-        Route("/", page),
-        Route("/spectator", page),
-        Route("/stats", stats_page),
-        Route("/static/{name}", asset),
-        Route("/api/state", state),
-        Route("/api/events", events),
-        Route("/api/stats", stats),
-        Route("/api/action", action, methods=["POST"]),
-        Route("/api/frame.jpg", frame),
-        Route("/api/evidence/{throw_id}.jpg", evidence),
-        Route("/api/throw/{key}.jpg", throw_frame),
-        Route("/api/unlock", unlock, methods=["POST"]),
-        Route("/api/pairing", pairing),
-        *(extra_routes or []),
-    ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OwnHostOnly)])
+    return Starlette(routes=[*kiosk.routes(), *(extra_routes or [])], lifespan=lifespan,
+                     middleware=[Middleware(OwnHostOnly)])
+
+
+class Kiosk:
+    """The routes: pages and their files, the state and its stream, actions, pictures."""
+
+    def __init__(self, table: Table, hub: Hub, access: Access) -> None:
+        self.table, self.hub, self.access = table, hub, access
+        self.static = resources.files("zonkcam.hardware").joinpath("static")
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/", self.page),
+            Route("/spectator", self.page),
+            Route("/stats", self.stats_page),
+            Route("/static/{name}", self.asset),
+            Route("/api/state", self.state),
+            Route("/api/events", self.events),
+            Route("/api/stats", self.stats),
+            Route("/api/action", self.action, methods=["POST"]),
+            Route("/api/frame.jpg", self.frame),
+            Route("/api/evidence/{throw_id}.jpg", self.evidence),
+            Route("/api/throw/{key}.jpg", self.throw_frame),
+            Route("/api/unlock", self.unlock, methods=["POST"]),
+            Route("/api/pairing", self.pairing),
+        ]
+
+    # --- pages ----------------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(str(self.static.joinpath("index.html")))
+
+    async def stats_page(self, request: Request) -> Response:
+        return FileResponse(str(self.static.joinpath("stats.html")))
+
+    async def asset(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        path = self.static.joinpath(name)
+        if "/" in name or name.startswith(".") or not path.is_file():
+            return Response("not found", status_code=404)
+        return FileResponse(str(path))
+
+    # --- the state, pushed and asked for ---------------------------------------------------
+
+    def with_access(self, data: dict[str, Any], request: Request) -> dict[str, Any]:
+        # Never the PIN: the kiosk's own screen asks /api/pairing for it.
+        return data | {"access": {
+            "can_act": self.access.may_act(request),
+            "local": self.access.is_local(request),
+            "lan": self.access.pin is not None,
+        }}
+
+    async def state(self, request: Request) -> Response:
+        return JSONResponse(self.with_access(self.table.state(), request))
+
+    async def events(self, request: Request) -> Response:
+        if self.hub.subscribers >= MAX_STREAMS:  # each holds a connection: keep some for the kiosk
+            return JSONResponse({"error": "too many pages open"}, status_code=503)
+
+        async def stream() -> AsyncIterator[str]:
+            yield f"event: state\ndata: {json.dumps(self.with_access(self.table.state(), request))}\n\n"
+            async for kind, data in self.hub.subscribe():
+                if await request.is_disconnected():
+                    break
+                if kind == "keepalive":
+                    yield ": keepalive\n\n"
+                    continue
+                if kind == "state":
+                    data = self.with_access(data, request)
+                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def stats(self, request: Request) -> Response:
+        # Every game is replayed from its log: off the event loop.
+        return JSONResponse(await asyncio.to_thread(self.table.stats))
+
+    # --- acting ---------------------------------------------------------------------------
+
+    async def unlock(self, request: Request) -> Response:
+        """The PIN typed on a phone, checked before the page shows its controls."""
+        return self.access.refused(request) or JSONResponse({"ok": True})
+
+    async def pairing(self, request: Request) -> Response:
+        """The PIN and a QR code of the page's LAN address with it, for the kiosk's own screen:
+        a phone that scans it is unlocked. Another origin cannot read this (no CORS), a page
+        under another name is refused by its Host, and other machines get 403."""
+        if not self.access.is_local(request):
+            return JSONResponse({"error": "the PIN is shown on the kiosk only"}, status_code=403)
+        pin = self.access.pin
+        if pin is None:
+            return JSONResponse({"error": "not on the LAN: start with --lan"}, status_code=404)
+        url = f"http://{lan_address()}:{request.url.port or 80}/#pin={pin}"
+        return JSONResponse({"pin": pin, "url": url, "qr_svg": qr_svg(url)},
+                            headers={"Cache-Control": "no-store"})
+
+    async def action(self, request: Request) -> Response:
+        if (no := self.access.refused(request)) is not None:
+            return no
+        body = await read_json(request)
+        if isinstance(body, Response):
+            return body
+        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
+            return JSONResponse({"error": 'expected {"action": NAME, ...}'}, status_code=400)
+        try:
+            result = await asyncio.to_thread(self.table.act, body)
+        except ActionError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409)
+        return JSONResponse(result)
+
+    # --- pictures -------------------------------------------------------------------------
+
+    async def frame(self, request: Request) -> Response:
+        jpeg = self.table.frame_jpeg()
+        if jpeg is None:
+            return Response("no frame yet", status_code=404)
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def evidence(self, request: Request) -> Response:
+        jpeg = self.table.evidence_jpeg(request.path_params["throw_id"])
+        if jpeg is None:
+            return Response("no such throw", status_code=404)
+        return Response(jpeg, media_type="image/jpeg")
+
+    async def throw_frame(self, request: Request) -> Response:
+        jpeg = self.table.throw_jpeg(request.path_params["key"])
+        if jpeg is None:
+            return Response("no such throw on the table", status_code=404)
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON, read no further than `MAX_BODY` bytes; or the refusal to send."""
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            return JSONResponse({"error": f"an action is at most {MAX_BODY} bytes"}, status_code=413)
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
+        return JSONResponse({"error": "the action must be a JSON object"}, status_code=400)

@@ -120,5 +120,5 @@ def test_the_table_region_is_dragged_into_place_and_saved(browser, kiosk, tmp_pa
     assert app.table.frame_size == (320, 240) and x <= 8 and y <= 8
     assert others == [(288, 24), (288, 216), (32, 216)]
     saved = (tmp_path / "table.json").read_text()
-    assert '"polygon"' in saved and app._restart_stream
+    assert '"polygon"' in saved and app.restart_stream
     page.close()
