@@ -103,13 +103,15 @@ def sigterm_exit_s(root: Path, port: int) -> float:
     return time.monotonic() - t0
 
 
-def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, list[float], list[str]]:
-    """`kills` start/kill cycles on one database: penalties answered OK, seconds until each
-    restart answered, and what went wrong (nothing, when all is well)."""
+def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, int, list[float], list[str]]:
+    """`kills` start/kill cycles on one database: penalties answered OK, those cut off by a
+    kill and stored, seconds until each
+    restart answered, and what went wrong (nothing, when all is well). After each kill the
+    store holds every call answered OK, and at most one more: the one the kill cut off."""
     rng = random.Random(seed)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    answered = 0
+    answered = in_flight = 0
     restarts: list[float] = []
     problems: list[str] = []
     for n in range(kills):
@@ -129,15 +131,16 @@ def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, list[float]
             problems.append(f"kill {n + 1}: integrity {integrity}")
         if not answered <= stored <= answered + 1:
             problems.append(f"kill {n + 1}: {answered} penalties answered OK, {stored} stored")
-            answered = stored  # count on from what is there
-        print(f"\rkill {n + 1}/{kills}: up in {up:.2f} s, {answered} penalties answered, "
-              f"{stored} stored", end="", file=sys.stderr, flush=True)
+        in_flight += stored - answered
+        answered = stored  # the call the kill cut off may have been stored: count on from there
+        print(f"\rkill {n + 1}/{kills}: up in {up:.2f} s, {stored} penalties stored "
+              f"({in_flight} of them cut off by a kill)", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     replay = subprocess.run([sys.executable, "-m", "zonkcam.hardware.cli", "game", "log", "--db",
                              str(root / "z.db")], capture_output=True, text=True)
     if replay.returncode != 0:
         problems.append(f"the game no longer replays: {replay.stderr.strip()}")
-    return answered, restarts, problems
+    return answered - in_flight, in_flight, restarts, problems
 
 
 def main() -> int:
@@ -146,9 +149,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="kill-restart-"))
-    answered, restarts, problems = kill_cycles(root, args.kills, args.seed)
+    answered, cut_off, restarts, problems = kill_cycles(root, args.kills, args.seed)
     term = [sigterm_exit_s(root, free_port()) for _ in range(3)]
-    print(f"{args.kills} SIGKILLs: {answered} penalties answered OK, problems: {len(problems)}")
+    print(f"{args.kills} SIGKILLs: {answered} penalties answered OK, all stored; {cut_off} more "
+          f"cut off by a kill and stored; problems (lost, doubled, damaged): {len(problems)}")
     for problem in problems:
         print(f"  {problem}")
     print(f"restart after SIGKILL until /api/state answers: median {statistics.median(restarts):.2f} s, "

@@ -79,7 +79,7 @@ def test_random_kills_lose_no_action_answered_ok(tmp_path):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
     from kill_restart import kill_cycles
 
-    answered, _, problems = kill_cycles(tmp_path, kills=4, seed=7)
+    answered, _, _, problems = kill_cycles(tmp_path, kills=4, seed=7)
     assert problems == [] and answered > 0
 
 
