@@ -105,9 +105,9 @@ def sigterm_exit_s(root: Path, port: int) -> float:
 
 def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, int, list[float], list[str]]:
     """`kills` start/kill cycles on one database: penalties answered OK, those cut off by a
-    kill and stored, seconds until each
-    restart answered, and what went wrong (nothing, when all is well). After each kill the
-    store holds every call answered OK, and at most one more: the one the kill cut off."""
+    kill and stored, seconds until each restart answered, and what went wrong (nothing, when
+    all is well). After each kill the store holds every call answered OK, and at most one
+    more: the one the kill cut off."""
     rng = random.Random(seed)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
