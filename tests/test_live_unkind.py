@@ -114,6 +114,16 @@ def test_every_die_thrown_lost_needs_one_seen_leaving_the_picture():
     assert out.kind == "throw" and out.flags == ["spaz", "lost"]
 
 
+def test_every_die_swept_up_in_one_go_and_held_is_a_pick_up_not_a_lost_throw():
+    # seed 62003, throw 9: the hand took all six dice with no settle between and held them
+    # by the frame's edge, shaking them (a roll seen leaving); the table is empty
+    t = started()
+    out = t.settle([], rolled=True, left=True)
+    assert out.kind == "pickup" and out.flags == [] and len(out.removed) == 6
+    out = t.settle([die(d.value, d.center[0] + 20, d.center[1] + 150) for d in SIX], rolled=True)
+    assert out.kind == "throw" and out.flags == [] and len(out.removed) == 6
+
+
 def test_a_kept_die_the_picture_shows_moved_a_little_is_knocked():
     t = started()
     assert t.settle(SIX[:2], rolled=False).kind == "pickup"

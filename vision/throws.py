@@ -301,9 +301,12 @@ class ThrowTracker:
         # dice picked up, a die seen rolling where it could leave the picture and none landed:
         # every die thrown left the table. A player holding dice picked up, shaking them in
         # view, is no die rolling (`motion`), and none was seen leaving (issue 34); nor is a
-        # kept die the hand slid, and the hand going out may look like a die leaving
-        all_lost = rolled and left and not pushed and bool(self._removed or gone) and \
-            self._short(dice)
+        # kept die the hand slid, and the hand going out may look like a die leaving. Nor is a
+        # table cleared in one go with no pick-up seen before it: a hand sweeping every die up
+        # and holding them (seed 62003) is likelier than every die thrown out of view
+        swept = bool(before) and len(gone) == len(before) and not self._removed
+        all_lost = rolled and left and not pushed and not swept and \
+            bool(self._removed or gone) and self._short(dice)
         # a kept die a thrown die knocked a little way lies where it lay, within the match
         # tolerance; only the picture tells it moved
         hit = rolled and shifted is not None and any(shifted(old) for old, _ in pairs)
