@@ -36,11 +36,12 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from zonkcam.vision.dice import Die, box_growth, reading_order
-from zonkcam.vision.table import TableConfig, box_inside, inside
+from zonkcam.vision.table import TableConfig, inside
 
 FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
 STACKED = 0.6  # die sizes between the centres of a die and the one it rests on, at most
 TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
+EDGE_SLACK = 0.15  # of a side: how far a die's face may seem to cross the table's edge
 STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
 AGAINST = 1.5  # die sizes between the centres of a die and one leaning on it, at most
 KNOCK_REACH = 0.6  # die sizes a kept die a thrown die knocked lies from where it lay, at most
@@ -145,9 +146,16 @@ def _on_table(d: Die, table: TableConfig, size: float) -> bool:
     can be a pip's (a die proposed at a pip) or three dice wide (a stack's top die proposed
     with the die below: seed 24005, throw 9, called off the table a die from its edge)."""
     x, y = d.center
-    half = size * box_growth(d.angle) / 2
-    box = (x - half, y - half, x + half, y + half)
-    return inside(table.polygon, x, y) and box_inside(table.polygon, box, margin=0.15)
+    if not inside(table.polygon, x, y):
+        return False
+    # the face's corners as the die is turned (not its upright box, wider by `box_growth`),
+    # each `EDGE_SLACK` of a side in: a die resting flat against a tray's wall lies a hair
+    # inside it, and the picture can lie a few px off the table file's (seed 62018, throw 10:
+    # a die against a slanted wall, 6 px off after a nudge, called off the table)
+    reach = size * (0.5 - EDGE_SLACK) * math.sqrt(2)
+    a = math.radians(d.angle % 90 + 45)
+    return all(inside(table.polygon, x + reach * math.cos(a + k * math.pi / 2),
+                      y + reach * math.sin(a + k * math.pi / 2)) for k in range(4))
 
 
 def _dist(a: Die, b: Die, shift: tuple[float, float] = (0.0, 0.0)) -> float:
