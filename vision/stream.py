@@ -385,7 +385,7 @@ class ThrowStream:
             # settle (`_in_place`) was judged then: between a pick-up and a throw dice are
             # missing from the count, and a die by a dark tray's shaded wall passed for a stack
             if self._rolled:
-                marked = mark_stacked(image, dice, die_size(dice), missing)
+                marked = mark_stacked(image, dice, die_size(dice), missing, not self._left)
                 dice = [d if any(d is b for b in before) else m
                         for d, m in zip(dice, marked, strict=True)]
             # a die on top of another lies flat: one the cocked test took keeps the value read
