@@ -8,6 +8,7 @@ handlers so that `zonkcam score` stays instant.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -41,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="zonkcam",
         description="Hands-free scorer for the dice game Zonk.",
     )
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info",
+                        help="what the running table reports on stderr (journald on a Pi): "
+                             "debug, info (default), warning or error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture,
                    cli_train, review):
@@ -50,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Our own messages say what went wrong with a file; OpenCV's and FFmpeg's native ones repeat it
 # as noise (a user may still turn them on by setting these before running zonkcam).
+LOG_LEVELS = ("debug", "info", "warning", "error")
 QUIET_NATIVE_LOGS = {"OPENCV_LOG_LEVEL": "OFF", "OPENCV_FFMPEG_LOGLEVEL": "-8"}
 
 
@@ -58,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault(name, value)
     parser = build_parser()
     args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.func(args) or 0)
     except CliError as exc:

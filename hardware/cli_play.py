@@ -2,17 +2,25 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from zonkcam.hardware.cli_common import CliError, bounded, frame_rate, port
 from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
 
+if TYPE_CHECKING:
+    from zonkcam.models.captures import CaptureSet
+    from zonkcam.rules.ruleset import Ruleset
+
 DEFAULT_PLAYERS = "Player1,Player2"
+
+log = logging.getLogger("zonkcam.play")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +59,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     from zonkcam.hardware.web import Access, Hub, create_app, new_pin
     from zonkcam.models.registry import Registry, RegistryError
     from zonkcam.rules.game import GameSetup
-    from zonkcam.rules.turn import IllegalAction
     from zonkcam.vision.colors import DiceSetError
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
@@ -62,7 +69,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     _check_port(host, args.port)
     spec = args.camera or detect_camera()
     if args.camera is None and spec == "demo":
-        print("no camera found: starting the demo camera (simulated throws)", file=sys.stderr)
+        log.info("no camera found: starting the demo camera (simulated throws)")
     app: TableApp | None = None
 
     def camera_status(message: str) -> None:  # the table app says it on the display, once there
@@ -84,41 +91,37 @@ def cmd_play(args: argparse.Namespace) -> int:
             open_source(spec, args.fps, table.camera if table else None), on_status=camera_status)
     except (CameraError, ModelError, RegistryError, TableConfigError, DiceSetError) as exc:
         raise CliError(str(exc)) from None
+    # Rules, players and the capture folder are checked too, even when a game resumes.
+    ruleset = ruleset_from(args)
+    players = _players(args.players, ruleset)
+    captures = _captures(args.capture)
     store = Store(db)
     game_id = store.unfinished()
     if game_id is not None and not args.new:
         try:
             store.game(game_id)
         except StoreError as exc:  # the kiosk still starts: that game stays, unplayable, in the db
-            print(f"cannot resume: {exc}; starting a new game", file=sys.stderr)
+            log.warning("cannot resume: %s; starting a new game", exc)
             game_id = None
     if game_id is not None and args.new:
         # The game log ends a game only by its rules, so the old game stays unfinished; the
         # newest unfinished game is the one resumed.
-        print(f"game {game_id} left unfinished", file=sys.stderr)
+        log.info("game %s left unfinished", game_id)
         game_id = None
     house = {Path(args.rules).stem: ruleset_from(args)} if args.rules else {}
     if game_id is None:
-        ruleset = ruleset_from(args)
-        players = tuple(n.strip() for n in (args.players or DEFAULT_PLAYERS).split(","))
-        try:
-            game_id = store.new_game(GameSetup(ruleset, players))
-        except IllegalAction as exc:
-            raise CliError(str(exc)) from None
-        print(f"new game {game_id}: {ruleset.name}, {', '.join(players)}", file=sys.stderr)
+        game_id = store.new_game(GameSetup(ruleset, players))
+        log.info("new game %s: %s, %s", game_id, ruleset.name, ", ".join(players))
     else:
         game = store.game(game_id)
-        print(f"resuming game {game_id}: {game.ruleset.name}, {', '.join(game.order)} "
-              "(--new to start another)", file=sys.stderr)
+        log.info("resuming game %s: %s, %s (--new to start another)", game_id, game.ruleset.name,
+                 ", ".join(game.order))
     ruleset = store.game(game_id).ruleset
 
     hub = Hub()
     gesture = args.gesture_bank if args.gesture_bank is not None else spec == "demo"
-    from zonkcam.models.captures import CaptureSet
-
-    captures = CaptureSet(args.capture) if args.capture else None
     app = TableApp(store, game_id, hub, db.parent / "evidence", gesture_bank=gesture,
-                   on_message=lambda m: print(m, file=sys.stderr), house_rules=house, demo=spec == "demo",
+                   on_message=log.info, house_rules=house, demo=spec == "demo",
                    captures=captures, model=str(model), review=bool(args.capture),
                    table=table, table_path=table_file)
     if camera is None:
@@ -148,6 +151,32 @@ def cmd_play(args: argparse.Namespace) -> int:
         stop.set()
         camera.close()
     return 0
+
+
+def _players(text: str | None, ruleset: Ruleset) -> tuple[str, ...]:
+    """`--players` as a new game would seat them; refused as the game would refuse them."""
+    from zonkcam.rules.game import GameSetup
+    from zonkcam.rules.turn import IllegalAction
+
+    players = tuple(n.strip() for n in (DEFAULT_PLAYERS if text is None else text).split(","))
+    try:
+        GameSetup(ruleset, players)
+    except IllegalAction as exc:
+        raise CliError(f"--players: {exc}") from None
+    return players
+
+
+def _captures(folder: str | None) -> CaptureSet | None:
+    """The `--capture` dataset folder, made now: a file in its way is a one-line error."""
+    from zonkcam.models.captures import CaptureSet
+
+    if folder is None:
+        return None
+    try:
+        return CaptureSet(folder)
+    except OSError as exc:
+        raise CliError(f"--capture {folder}: cannot make a dataset folder there ({exc.strerror})") \
+            from None
 
 
 def open_source(spec: str, fps: float | None, controls: dict | None = None) -> Callable:
