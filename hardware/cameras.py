@@ -95,9 +95,8 @@ class VideoFile(_Base):
         """The next frame that decodes. A frame that does not, before the file's end, is
         skipped (its time still passes); the video is never reopened at its start."""
         ok, image = self._cap.read()
-        frames = self._cap.get(cv2.CAP_PROP_FRAME_COUNT)
         skipped = 0
-        while not ok and self._index + skipped + 1 < frames and skipped < MAX_SKIPPED:
+        while not ok and skipped < MAX_SKIPPED and self._index + skipped + 1 < self._frame_count():
             skipped += 1
             ok, image = self._cap.read()
         if skipped:
@@ -112,6 +111,10 @@ class VideoFile(_Base):
         self._last = Frame(image, self._index / self.fps, self._index)
         self._index += 1
         return self._last
+
+    def _frame_count(self) -> float:
+        """The container's frame count: asked only once a frame fails to decode."""
+        return self._cap.get(cv2.CAP_PROP_FRAME_COUNT)
 
     def close(self) -> None:
         self._cap.release()

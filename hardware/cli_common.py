@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 class CliError(Exception):
@@ -16,29 +17,22 @@ class CliError(Exception):
 
 def bounded(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from `low` to `high` (a port, a count of turns...)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
-        return value
-
-    return parse
+    return _within(int, "a whole number", low, high)
 
 
 def bounded_float(low: float, high: float) -> Callable[[str], float]:
     """An argparse type: a finite number from `low` to `high` (a frame rate, seconds, GB...)."""
+    return _within(float, "a number", low, high)
 
-    def parse(text: str) -> float:
+
+def _within(convert: Callable[[str], Any], noun: str, low: float, high: float) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
         try:
-            value = float(text)
+            value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
         if not low <= value <= high:  # NaN is in no range
-            raise argparse.ArgumentTypeError(f"{text} is not from {low:g} to {high:g}")
+            raise argparse.ArgumentTypeError(f"{text} is not from {low} to {high}")
         return value
 
     return parse
