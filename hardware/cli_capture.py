@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from zonkcam.hardware.cli_common import CliError, bounded, bounded_float, frame_rate
+from zonkcam.models.registry import MODEL_HELP
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="size cap; the oldest unreviewed frames are pruned first (default 2)")
     p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
     p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
-    p.add_argument("--model", metavar="FILE", help="dice model (default: the active one)")
+    p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.add_argument("--throws", type=bounded(1, 1_000_000), help="stop after this many settled throws")
     p.add_argument("--fps", type=frame_rate, help="frame rate of a video file or frame folder")
     p.set_defaults(func=cmd_capture)
@@ -27,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_capture(args: argparse.Namespace) -> int:
     from zonkcam.hardware.cameras import CameraError, DemoCamera, open_camera
     from zonkcam.models.captures import CaptureSet
-    from zonkcam.models.registry import Registry, RegistryError
+    from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
     from zonkcam.vision.stream import ThrowStream
@@ -36,7 +37,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.out.is_dir():
         raise CliError(f"--out {args.out}: not a folder")
     try:
-        model = args.model or Registry().active_path()
+        model = resolve_model(args.model)
         camera = (DemoCamera(realtime=False) if args.camera == "demo"
                   else open_camera(args.camera, args.fps))
         reader = Reader(model, dice_set=args.dice_set, overhead=True)

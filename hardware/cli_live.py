@@ -15,6 +15,7 @@ from zonkcam.hardware.cli_common import (
     frame_rate,
     seed,
 )
+from zonkcam.models.registry import MODEL_HELP
 
 IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -32,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="dice in play, for `lost` (default: learned from the throws)")
     p.add_argument("--settle", type=bounded_float(0.05, 10), default=0.3,
                    help="still time before a settle, s")
-    p.add_argument("--model", type=Path, help="dice model file (default: the active model)")
+    p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.add_argument("--reader", choices=("model", "drawn"), default="model",
                    help="`drawn`: the simulator's own reader, for simulated footage without a "
                    "model")
@@ -200,12 +201,12 @@ def _reader(args: argparse.Namespace):
         from zonkcam.vision.simulate_reader import DrawnDiceReader
 
         return DrawnDiceReader()
-    from zonkcam.models.registry import Registry, RegistryError
+    from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
 
     try:
-        return Reader(args.model or Registry().active_path(), overhead=True)
+        return Reader(resolve_model(args.model), overhead=True)
     except RegistryError as exc:
         raise CliError(str(exc)) from None
     except ModelError as exc:

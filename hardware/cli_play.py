@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from zonkcam.hardware.cli_common import CliError, bounded, frame_rate, port
 from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
+from zonkcam.models.registry import MODEL_HELP
 
 if TYPE_CHECKING:
     from zonkcam.models.captures import CaptureSet
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="game database (default $ZONKCAM_DB or ~/.local/share/zonkcam/zonkcam.db)")
     p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
     p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
-    p.add_argument("--model", metavar="FILE", help="dice model (default: the one `zonkcam model use` chose)")
+    p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.add_argument("--gesture-bank", action=argparse.BooleanOptionalAction, default=None,
                    help="picking up every die banks the turn when it may be banked "
                    "(default: on for the demo)")
@@ -57,7 +58,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from zonkcam.hardware.demo import DemoPlayer
     from zonkcam.hardware.store import Store, StoreError, default_path
     from zonkcam.hardware.web import Access, Hub, create_app, new_pin
-    from zonkcam.models.registry import Registry, RegistryError
+    from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.rules.game import GameSetup
     from zonkcam.vision.colors import DiceSetError
     from zonkcam.vision.model import ModelError
@@ -84,7 +85,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # The camera, model and table are checked before any game is written to the database.
     try:
         table = TableConfig.load(table_file) if table_file is not None and table_file.is_file() else None
-        model = args.model or Registry().active_path()
+        model = resolve_model(args.model)
         reader = Reader(model, dice_set=args.dice_set, overhead=True)
         # Every source but the demo is retried when it fails, and the display says so.
         camera = None if spec == "demo" else Reconnecting(

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from zonkcam.hardware.cli_common import CliError, bounded, check_output
+from zonkcam.models.registry import MODEL_HELP
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="table region: full frame (default), auto-detected, or a polygon "
                         "(4 numbers = a box); dice off it are reported off_table")
     p.add_argument("--dice-set", type=Path, metavar="FILE", help="colours from calibrate-dice")
-    p.add_argument("--model", type=Path, metavar="FILE", help="an .onnx model (default: shipped)")
+    p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.add_argument("--annotate", type=Path, metavar="OUT",
                    help="write each picture with boxes drawn: a file for one picture, "
                         "else a folder")
@@ -42,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="evaluate only the image file names listed (one per line)")
     p.add_argument("--limit", type=bounded(1, 10_000_000), default=0, metavar="N",
                    help="first N images only")
-    p.add_argument("--model", type=Path, metavar="FILE")
+    p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=cmd_eval)
 
@@ -56,17 +57,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the dice's colours, left to right (e.g. red,red,white,white,green)")
     p.add_argument("--out", type=Path, default=Path("dice-set.json"), metavar="FILE")
     p.add_argument("--name", default=None, help="the set's name (default: the file's stem)")
-    p.add_argument("--model", type=Path, metavar="FILE")
+    p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.set_defaults(func=cmd_calibrate_dice)
 
 
-def _reader(model: Path | None, dice_set: Path | None = None):
-    from zonkcam.models.registry import Registry, RegistryError
+def _reader(model: str | None, dice_set: Path | None = None):
+    from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.colors import DiceSetError
     from zonkcam.vision.read import ModelError, Reader
 
     try:
-        return Reader(model or Registry().active_path(), dice_set)
+        return Reader(resolve_model(model), dice_set)
     except RegistryError as exc:
         raise CliError(str(exc)) from exc
     except ModelError as exc:

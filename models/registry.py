@@ -6,6 +6,7 @@
 
 `zonkcam model list|use|rollback|add` manages it; the recognizer loads `active_path()`.
 A model trained elsewhere is added by copying its `.onnx` (and card) in with `model add`.
+Every command's `--model` goes through `resolve_model`: a name from `model list` or a file.
 """
 from __future__ import annotations
 
@@ -140,6 +141,28 @@ class Registry:
         tmp = self.root / "state.json.tmp"
         tmp.write_text(json.dumps(state, indent=1))
         os.replace(tmp, self.root / "state.json")
+
+
+MODEL_HELP = "a model name from `zonkcam model list`, or an .onnx file (default: the active model)"
+
+
+def resolve_model(spec: str | Path | None, registry: Registry | None = None) -> Path:
+    """The model file a `--model` names: None is the active model; an existing file is itself;
+    else a name from `zonkcam model list`. Anything else is a RegistryError listing the names.
+    A file wins over a name (a folder does not: `zonkcam train --out ours` makes a folder and
+    registers the name "ours")."""
+    registry = registry or Registry()
+    if spec is None or str(spec) == "":
+        return registry.active_path()
+    path = Path(spec)
+    if path.is_file():
+        return path
+    entries = registry.entries()
+    for entry in entries:
+        if entry.name == str(spec):
+            return entry.path
+    names = ", ".join(e.name for e in entries)
+    raise RegistryError(f"model file not found: {spec} (nor is it an installed model: {names})")
 
 
 def _metrics(path: Path) -> dict:

@@ -78,3 +78,41 @@ def test_a_corrupt_metrics_file_leaves_the_list_working(tmp_path):
     registry.add(onnx(tmp_path, "a.onnx"), name="ours")
     (tmp_path / "models" / "ours" / "metrics.json").write_bytes(b"\xff{")
     assert next(e for e in registry.entries() if e.name == "ours").metrics == {}
+
+
+def test_resolve_model_takes_a_name_a_file_or_nothing(tmp_path, monkeypatch):
+    from zonkcam.models.registry import resolve_model
+
+    registry = Registry(tmp_path / "models")
+    registry.add(onnx(tmp_path, "a.onnx"), name="ours")
+    assert resolve_model(None, registry) == shipped_model()  # the active model
+    assert resolve_model("ours", registry) == tmp_path / "models" / "ours" / "dice.onnx"
+    assert resolve_model(tmp_path / "a.onnx", registry) == tmp_path / "a.onnx"
+    assert resolve_model(SHIPPED, registry) == shipped_model()
+    # a folder named like the model (train --out ours) does not hide the name
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ours").mkdir()
+    assert resolve_model("ours", registry) == tmp_path / "models" / "ours" / "dice.onnx"
+    with pytest.raises(RegistryError, match=r"model file not found: nope .*shipped, ours"):
+        resolve_model("nope", registry)
+
+
+@pytest.mark.parametrize("command", [["read", "{img}"], ["eval", "{data}"], ["replay", "{data}"],
+                                     ["capture", "--camera", "{data}", "--out", "{out}"]])
+def test_every_model_option_takes_a_name(tmp_path, monkeypatch, capsys, command):
+    import cv2
+    import numpy as np
+    from zonkcam.hardware.cli import main
+
+    monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
+    Registry(tmp_path / "home" / "models").add(onnx(tmp_path, "a.onnx"), name="ours")
+    (tmp_path / "data" / "images").mkdir(parents=True)
+    (tmp_path / "data" / "labels").mkdir()
+    img = tmp_path / "data" / "images" / "a.jpg"
+    cv2.imwrite(str(img), np.full((120, 160, 3), 90, np.uint8))
+    (tmp_path / "data" / "labels" / "a.txt").write_text("")
+    args = [a.format(img=img, data=tmp_path / "data", out=tmp_path / "out") for a in command]
+    assert main([*args, "--model", "nope"]) == 2
+    assert "nor is it an installed model: shipped, ours" in capsys.readouterr().err
+    main([*args, "--model", "ours"])
+    assert "not found" not in capsys.readouterr().err
