@@ -12,7 +12,8 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from importlib import metadata
+from typing import Any, NoReturn
 
 from zonkcam.hardware import (
     cli_capture,
@@ -29,12 +30,47 @@ from zonkcam.hardware.cli_common import CliError
 from zonkcam.hardware.store import StoreError
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's default in its help as "(default: X)", unless the help already says what
+    the default is or there is none worth saying (no value, off, a required positional)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or not worth_saying(action):
+            return action.help
+        return f"{text} (default: %(default)s)".lstrip()
+
+
+def worth_saying(action: argparse.Action) -> bool:
+    """Whether an option's default says something (not: none, off, hidden, a positional)."""
+    if action.help is argparse.SUPPRESS or action.default is argparse.SUPPRESS or action.default is False:
+        return False
+    return action.default not in (None, [], "") and bool(action.option_strings)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error said in one line that points at --help (the full usage
-    text buries the one thing that was wrong)."""
+    text buries the one thing that was wrong), and defaults shown in every command's help (the
+    subcommands' parsers are made by this class too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def _add_action(self, action: argparse.Action) -> argparse.Action:
+        if action.help is None and worth_saying(action):  # argparse shows no help, not even a default
+            action.help = "(default: %(default)s)"
+        return super()._add_action(action)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def version() -> str:
+    try:
+        return metadata.version("zonkcam")
+    except metadata.PackageNotFoundError:  # run from a tree that was never installed
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,10 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="zonkcam",
         description="Hands-free scorer for the dice game Zonk.",
     )
+    parser.add_argument("--version", action="version", version=f"zonkcam {version()}")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info",
-                        help="what the running table reports on stderr (journald on a Pi): "
-                             "debug, info (default), warning or error")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+                        help="what the running table reports on stderr (journald on a Pi)")
+    parser.add_argument("-v", "--verbose", action="store_const", dest="log_level", const="debug",
+                        help="the same as --log-level debug")
+    # Not required: a bare `zonkcam` prints the help instead of a usage error (see main).
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture,
                    cli_train, review):
         module.register(sub)
@@ -63,6 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault(name, value)
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        # A bare `zonkcam` is someone asking what it does: the help, on stdout so that it pages.
+        # Still status 2, as for any missing argument: a script whose command word came out
+        # empty must not pass for one that ran.
+        parser.print_help()
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.func(args) or 0)

@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", required=True, help="Zonk names in seating order: A,B,C")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="change one ruleset key for this game, e.g. hits.sympathy=[3]")
-    p.add_argument("--started", help="start time written on the sheet (default now): '2002-03-13 12:44 EST'")
+    p.add_argument("--started",
+                   help="start time written on the sheet (default: now), e.g. '2002-03-13 12:44 EST'")
     p.set_defaults(func=cmd_new)
 
     p = _command(commands, "sheet", "print the score sheet of the unfinished (or given) game")
@@ -80,7 +81,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _command(commands: argparse._SubParsersAction, name: str, text: str) -> argparse.ArgumentParser:
     p = commands.add_parser(name, help=text, description=text)
-    p.add_argument("--db", type=Path, help="the game database (default $ZONKCAM_DB or "
+    p.add_argument("--db", type=Path, help="the game database (default: $ZONKCAM_DB or "
                                            "~/.local/share/zonkcam/zonkcam.db)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     return p

@@ -5,7 +5,7 @@ import argparse
 import json
 
 from zonkcam.hardware.cli_common import CliError
-from zonkcam.rules.dice import Die, parse_die
+from zonkcam.rules.dice import Die, check_colors, parse_die
 from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, resolve, variant_names
 from zonkcam.rules.scoring import Scorer
 
@@ -24,9 +24,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_variants)
 
 
+class NotVariant(argparse.Action):
+    """`-v` after a command: it meant --variant before 0.2; now a one-line pointer."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        parser.error("-v no longer means --variant: write --variant NAME "
+                     "(zonkcam -v COMMAND ... logs verbosely)")
+
+
 def add_ruleset_arguments(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--variant", "-v", help=f"one of: {', '.join(variant_names())} (default wheaton)")
+    # No -v: that is --verbose (`zonkcam -v COMMAND`), as everywhere else; the old short
+    # spelling is caught and pointed at --variant.
+    group.add_argument("--variant", help=f"one of: {', '.join(variant_names())} (default: wheaton)")
+    p.add_argument("-v", action=NotVariant, nargs=0, help=argparse.SUPPRESS)
     group.add_argument("--rules", metavar="FILE", help="a ruleset file (house rules)")
 
 
@@ -78,6 +89,10 @@ def _dice(tokens: list[str], colors: str | None, ruleset: Ruleset) -> list[Die]:
         if len(names) != len(dice) or not all(names):
             raise CliError(f"--colors names {len(names)} colours for {len(dice)} dice")
         dice = [Die(d.value, c) for d, c in zip(dice, names, strict=True)]
+    try:  # a name outside the set (red,green,gren) would score as a colour of its own
+        check_colors(dice, ruleset.dice_colors, ruleset.name)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     return dice
 
 
