@@ -11,7 +11,12 @@ Dice the recognizer was unsure of are ``flagged`` for review. So are the die-sha
 took for "not a pip die" (``rejected``: a logo six, a star one, a picture die): they come after
 the dice, with no value, so a person can say what they show (or that they are no pip die at all:
 status ``not_a_die``). A correction rewrites the labels and marks the frame ``reviewed``
-(human-verified). Disk use is capped: the oldest unreviewed frames are pruned first; reviewed
+(human-verified). A person may also call a crop ``bad_crop`` (a die cut off, several dice in one
+box: never trained on), ``skip`` it (left as the recognizer read it, out of the queue), or add a
+die the recognizer missed (``added``: a box of the frame's dice size, its face set next). Each
+die may carry its ``look`` (`models.review_rank`: class probabilities and proposer heat), which
+orders the review queue by what a person's answer is worth to the model.
+Disk use is capped: the oldest unreviewed frames are pruned first; reviewed
 frames are never pruned.
 """
 from __future__ import annotations
@@ -25,11 +30,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.models.review_rank import GROUPS, describe, die_looks, disagreements, rank
 from zonkcam.vision.colors import COLOR_NAME
 from zonkcam.vision.dice import Die
 
 LOW_CONFIDENCE = 0.9  # below this a die is flagged for review
 NOT_A_DIE = 0  # the correction "this is no pip die" (value 1..6 sets a face)
+DISMISSALS = ("bad_crop", "skip")  # what a person may call a crop besides a face
 
 
 class CaptureError(ValueError):
@@ -44,6 +51,9 @@ class ReviewItem:
     color: str | None
     confidence: float
     rejected: bool = False  # die-shaped, but the recognizer read no pip face on it
+    group: str = "misread"  # `review_rank.GROUPS`: likely misread, sure read, table junk
+    doubt: float = 0.0  # how doubtful the read is (0..1): the order within a group
+    words: str = ""  # the die in plain words ("reads 3, unsure (or 5?)")
 
 
 def set_by_person(entry: dict) -> bool:
@@ -115,6 +125,57 @@ class CaptureSet:
         self._write_labels(name, meta)
         _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
 
+    def dismiss(self, name: str, die: int, how: str) -> None:
+        """A person's "bad crop" (never trained on) or "skip" (left as read, out of the queue)."""
+        meta = self.meta(name)
+        if not 0 <= die < len(meta["dice"]):
+            raise CaptureError(f"{name}: no die {die} (the frame has {len(meta['dice'])})")
+        if how not in DISMISSALS:
+            raise CaptureError(f"{how!r} is not one of {', '.join(DISMISSALS)}")
+        entry = meta["dice"][die]
+        if how == "bad_crop":
+            entry.update(value=None, confidence=1.0, status="bad_crop", flagged=False)
+            meta["reviewed"] = True
+        else:
+            entry["skipped"] = True
+        self._write_labels(name, meta)
+        _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
+
+    def add_die(self, name: str, x: float, y: float, size: float | None = None) -> int:
+        """A die the recognizer missed, at (x, y) of the frame: a box of `size` px (default: the
+        frame's dice's median side), queued for its face first. Returns its index."""
+        meta = self.meta(name)
+        w, h = meta["size"]
+        if not (0 <= x < w and 0 <= y < h):
+            raise CaptureError(f"({x:.0f}, {y:.0f}) is outside the {w}x{h} frame")
+        sides = [max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) for d in meta["dice"]
+                 if d.get("status") != "bad_crop" and not d.get("rejected")]
+        side = float(size or (np.median(sides) if sides else min(w, h) / 10))
+        half = side / 2
+        box = [round(max(0, x - half)), round(max(0, y - half)), round(min(w, x + half)),
+               round(min(h, y + half))]
+        meta["dice"].append({"value": None, "color": None, "confidence": 0.0, "color_confidence": 0.0,
+                             "box": box, "center": [round(x, 1), round(y, 1)], "angle": 0.0,
+                             "status": "unreadable", "flagged": True, "added": True})
+        _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
+        return len(meta["dice"]) - 1
+
+    def fill_looks(self, model, names: Sequence[str] | None = None) -> int:
+        """Store each die's look (`review_rank.die_looks`) where it is missing; returns how many
+        frames were updated."""
+        done = 0
+        for name in names if names is not None else self.names():
+            meta = self.meta(name)
+            todo = [i for i, d in enumerate(meta["dice"]) if "look" not in d]
+            if not todo:
+                continue
+            looks = die_looks(model, self.image(name), [meta["dice"][i]["box"] for i in todo])
+            for i, look in zip(todo, looks, strict=True):
+                meta["dice"][i]["look"] = look
+            _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
+            done += 1
+        return done
+
     def mark_reviewed(self, name: str) -> None:
         """A person accepts a frame's reads as they are: each die with a value is confirmed."""
         meta = self.meta(name)
@@ -164,16 +225,21 @@ class CaptureSet:
         return image
 
     def review_queue(self) -> list[ReviewItem]:
-        """Dice no person has set yet, those without a value first, then least confident first.
-        A correction verifies only the dice it touches (`zonkcam train` reads "verified" alike)."""
-        items = [
-            ReviewItem(name, i, d["value"], d["color"], d["confidence"], d.get("rejected", False))
-            for name in self.names()
-            for meta in [self.meta(name)]
-            for i, d in enumerate(meta["dice"])
-            if not (meta["reviewed"] and set_by_person(d))
-        ]
-        return sorted(items, key=lambda item: (item.value is not None, item.confidence))
+        """Dice no person has set (or skipped) yet, by what a person's answer is worth to the model
+        (`review_rank`): likely misreads and unread die-shaped faces first, sure reads next, table
+        junk last. A correction verifies only the dice it touches (`zonkcam train` alike)."""
+        names = self.names()
+        metas = [self.meta(name) for name in names]
+        odd = disagreements(metas)
+        items = []
+        for name, meta, odd_ones in zip(names, metas, odd, strict=True):
+            for i, d in enumerate(meta["dice"]):
+                if (meta["reviewed"] and set_by_person(d)) or d.get("skipped"):
+                    continue
+                group, doubt = rank(d, i in odd_ones)
+                items.append(ReviewItem(name, i, d["value"], d["color"], d["confidence"],
+                                        d.get("rejected", False), group, doubt, describe(d, group)))
+        return sorted(items, key=lambda it: (GROUPS.index(it.group), -it.doubt, it.name, it.die))
 
     def crop(self, name: str, die: int, margin: float = 0.25) -> np.ndarray:
         x1, y1, x2, y2 = self.meta(name)["dice"][die]["box"]

@@ -31,7 +31,8 @@ def test_a_capture_has_yolo_labels_and_a_sidecar(tmp_path):
 def test_review_queue_is_least_confident_first_and_corrections_rewrite_labels(tmp_path):
     captures = CaptureSet(tmp_path)
     a = captures.add(frame(1), [die(3, 0.99), die(6, 0.5)])
-    b = captures.add(frame(2), [die(1, 0.7), die(None, 0.3, status="unreadable")])
+    b = captures.add(frame(2), [die(1, 0.7, box=(100, 20, 120, 40)),
+                                die(None, 0.3, box=(150, 20, 170, 40), status="unreadable")])
     queue = [(item.name, item.die) for item in captures.review_queue()]
     assert queue == [(b, 1), (a, 1), (b, 0), (a, 0)]
     captures.correct(a, 1, value=4)
@@ -101,3 +102,50 @@ def test_a_correction_is_a_face_and_a_colour_name_or_refused(tmp_path):
     captures.correct(name, 0, value=5, color="red")
     entry = captures.meta(name)["dice"][0]
     assert (entry["value"], entry["color"]) == (5, "red")
+
+
+def test_queue_puts_likely_misreads_first_and_table_junk_last(tmp_path):
+    captures = CaptureSet(tmp_path)
+    unsure = {"probs": [0.0, 0.0, 0.45, 0.5, 0.0, 0.0, 0.05], "heat": 0.9}  # a 3 or a 2
+    clear = {"probs": [0.0, 0.0, 0.0, 0.93, 0.0, 0.0, 0.07], "heat": 0.9}
+    name = captures.add(frame(), [die(3, 0.93, box=(10, 10, 30, 30)), die(3, 0.5, box=(40, 10, 60, 30)),
+                                  die(4, 0.95, box=(70, 10, 90, 30))],
+                        rejected=[die(None, 0.1, box=(100, 10, 120, 30), status="unreadable"),
+                                  die(None, 0.2, box=(130, 10, 150, 30), status="unreadable")])
+    meta = captures.meta(name)
+    for entry, look in zip(meta["dice"], [clear, unsure, None, {"probs": [0.9] + [0.02] * 6, "heat": 0.1},
+                                          {"probs": [0.8] + [0.04] * 6, "heat": 0.8}], strict=True):
+        if look:
+            entry["look"] = look
+    (tmp_path / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    queue = captures.review_queue()
+    # the unsure 3, the unread die-shaped thing (a face never taught), then the sure reads, least
+    # sure first, the mark the proposer hardly took for a die last
+    assert [(i.die, i.group) for i in queue] == [(1, "misread"), (4, "misread"), (0, "sure"), (2, "sure"),
+                                                 (3, "junk")]
+    assert [i.words for i in queue] == ["reads 3, unsure (or 2?)", "a die? face not recognised", "reads 3",
+                                        "reads 4", "probably not a die"]
+    # the same spot read otherwise in the next frame: one of the two reads is wrong
+    other = captures.add(frame(), [die(5, 0.99, box=(12, 10, 32, 30))])
+    assert {(i.name, i.die) for i in captures.review_queue()[:2]} == {(other, 0), (name, 0)}
+
+
+def test_bad_crop_skip_and_a_missed_die(tmp_path):
+    captures = CaptureSet(tmp_path)
+    name = captures.add(frame(), [die(3, 0.5, box=(10, 10, 30, 30)), die(2, 0.6, box=(40, 10, 80, 50))])
+    captures.dismiss(name, 1, "bad_crop")
+    captures.dismiss(name, 0, "skip")
+    assert captures.review_queue() == []
+    dice = captures.meta(name)["dice"]
+    assert dice[1]["status"] == "bad_crop" and dice[0]["skipped"] and dice[0]["value"] == 3
+    assert len((tmp_path / "labels" / f"{name}.txt").read_text().split()) == 5  # the skipped 3 only
+    added = captures.add_die(name, 150, 60)
+    assert captures.meta(name)["dice"][added]["box"] == [140, 50, 160, 70]  # the frame's dice size
+    assert [(i.die, i.words) for i in captures.review_queue()] == [(added, "added by you: which face?")]
+    captures.correct(name, added, value=6)
+    assert captures.review_queue() == []
+    assert (tmp_path / "labels" / f"{name}.txt").read_text().split("\n")[1].startswith("5 0.750000 0.600000")
+    with pytest.raises(CaptureError, match="outside"):
+        captures.add_die(name, 500, 10)
+    with pytest.raises(CaptureError, match="not one of"):
+        captures.dismiss(name, 0, "burn")
