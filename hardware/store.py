@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +61,34 @@ CREATE TABLE IF NOT EXISTS permanent_rules (
 """
 
 
+# Schema versions (`PRAGMA user_version`). Version 0 is SCHEMA above, the database as it was
+# before versions were kept; each later version is one step of this ordered list, applied in
+# order and in one transaction when a database is opened, the version bumped with it. This is
+# the usual way for an embedded SQLite app (plain sqlite3, no migration framework): a Pi that
+# updates zonkcam upgrades its database on the next start, and a crash mid-upgrade leaves the
+# old version whole. Steps are only ever appended, never edited once released.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    # 1: which zonkcam started a game (a bug report can name it); the game to resume is found
+    # by an index instead of a scan of every game.
+    ("ALTER TABLE games ADD COLUMN zonkcam_version TEXT NOT NULL DEFAULT ''",
+     "CREATE INDEX IF NOT EXISTS games_by_end ON games (ended, id)"),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
 def default_path() -> Path:
     """``$ZONKCAM_DB``, else ``$XDG_DATA_HOME/zonkcam/zonkcam.db`` (~/.local/share/...)."""
     if os.environ.get(ENV):
         return Path(os.environ[ENV])
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "zonkcam" / "zonkcam.db"
+
+
+def zonkcam_version() -> str:
+    try:
+        return metadata.version("zonkcam")
+    except metadata.PackageNotFoundError:
+        return ""
 
 
 def now() -> str:
@@ -99,7 +122,7 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
+            self.version = migrate(self.db, self.path)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{self.path}: not a game database zonkcam can open ({exc})") from None
         self._games: dict[int, Game] = {}
@@ -129,10 +152,11 @@ class Store:
                                 (name, started))
             permanent = self.permanent_rules(setup.players)
             cur = self.db.execute(
-                "INSERT INTO games (variant, ruleset, players, started, zone, permanent)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (variant, ruleset, players, started, zone, permanent, zonkcam_version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (setup.ruleset.name, json.dumps(setup.ruleset.to_dict()), json.dumps(list(setup.players)),
-                 started, setup.zone, json.dumps([[r.id, r.owner, r.text] for r in permanent])))
+                 started, setup.zone, json.dumps([[r.id, r.owner, r.text] for r in permanent]),
+                 zonkcam_version()))
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -251,6 +275,28 @@ class Store:
         return _Transaction(self.db)
 
 
+def migrate(db: sqlite3.Connection, path: Path) -> int:
+    """Bring the database to `SCHEMA_VERSION`, all steps in one transaction; returns the version.
+    A database from a newer zonkcam is refused as it is: this one would not know its columns."""
+    with _Transaction(db):
+        found = db.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            raise StoreError(f"{path}: written by a newer zonkcam (database schema {found}; this zonkcam "
+                             f"knows up to {SCHEMA_VERSION}): update zonkcam, or give another --db")
+        if found == 0:
+            # one statement at a time: executescript would commit the transaction (SCHEMA's
+            # comments hold no semicolon)
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        for version in range(found + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[version - 1]:
+                db.execute(statement)
+        if found != SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")  # no parameters in a PRAGMA
+    return SCHEMA_VERSION
+
+
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
 
@@ -265,4 +311,5 @@ class _Transaction:
         self.db.execute("ROLLBACK" if kind else "COMMIT")
 
 
-__all__ = ["ENV", "ActionError", "Archived", "IllegalAction", "Store", "StoreError", "default_path"]
+__all__ = ["ENV", "SCHEMA_VERSION", "ActionError", "Archived", "IllegalAction", "Store", "StoreError",
+           "default_path"]
