@@ -14,6 +14,7 @@ from zonkcam.hardware.umpire import Unread
 from zonkcam.hardware.web import ActionError
 from zonkcam.rules.actions import Action, Bank, Correct, Penalty, Throw, Undo, effective
 from zonkcam.rules.dice import Die as RulesDie
+from zonkcam.rules.dice import set_color
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.ruleset import Ruleset, load_variant
 from zonkcam.rules.turn import IllegalAction
@@ -217,11 +218,10 @@ def _entered(action: dict[str, Any], ruleset: Ruleset) -> tuple[int | None, str 
         value = int(value)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6):
         raise ActionError(f"a die shows 1 to 6, not {value!r}")
-    colors = set(ruleset.dice_colors)
-    if color is not None and not (isinstance(color, str) and color.isalpha() and len(color) <= 20
-                                  and (not colors or color in colors)):
-        known = f" ({', '.join(sorted(colors))})" if colors else ""
-        raise ActionError(f"{color!r} is not a colour of this set{known}")
+    try:  # a colour name, and one of the set's (the rules' own check, as `score` and `game`)
+        color = set_color(color, ruleset.dice_colors, ruleset.name)
+    except ValueError as exc:
+        raise ActionError(str(exc)) from None
     if value is None and color is None:
         raise ActionError("enter the die's face or colour")
     return value, color

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
 COLOR_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")  # a word, as dice-set files and the log write it
@@ -35,6 +35,26 @@ def color_name(color: object) -> str | None:
     if not isinstance(color, str) or not COLOR_NAME.fullmatch(color.lower()):
         raise ValueError(f"{color!r} is not a colour name (a word: red, white, dark-blue)")
     return color.lower()
+
+
+def set_color(color: object, allowed: Collection[str], who: str = "this set") -> str | None:
+    """`color_name(color)`, and ValueError if it is not one of the set's: `allowed` is the
+    ruleset's `dice_colors` (none: the rules do not look at colours, so any name goes). No
+    colour (the camera could not tell it) is always allowed. `who` names the set (a variant)."""
+    name = color_name(color)
+    if allowed and name is not None and name not in allowed:
+        known = ", ".join(dict.fromkeys(allowed))
+        raise ValueError(f"{name!r} is not a colour of {who}'s dice ({known})")
+    return name
+
+
+def check_colors(dice: Iterable[Die], allowed: Collection[str], who: str = "this set") -> None:
+    """ValueError for the first die whose colour is not one of the set's (`set_color`)."""
+    for i, d in enumerate(dice):
+        try:
+            set_color(d.color, allowed, who)
+        except ValueError as exc:
+            raise ValueError(f"die {i + 1}: {exc}") from None
 
 
 def parse_die(token: str) -> Die:

@@ -37,7 +37,7 @@ from zonkcam.rules.actions import (
     Undo,
     effective,
 )
-from zonkcam.rules.dice import Die, parse_die
+from zonkcam.rules.dice import Die, check_colors, parse_die
 from zonkcam.rules.ending import won_at_once
 from zonkcam.rules.events import FiveOnes, Kept, Spazzed, Zonked
 from zonkcam.rules.records import (
@@ -160,6 +160,10 @@ class Game(GameState):
     # Turn actions.
 
     def _throw(self, a: Throw) -> None:
+        try:  # a colour the set does not have would score (colors6's COLORS) as if it did
+            check_colors(a.dice, self.ruleset.dice_colors, self.ruleset.name)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
         record = self._turn_for(a.player)
         turn = record.turn
         assert turn is not None

@@ -32,6 +32,14 @@ def test_score_json_with_colours_detroit_colored_pairs(capsys):
     assert status == 0 and data["best"]["points"] == 1200 and data["best"]["all_scored"]
 
 
+def test_score_colours_of_the_set_any_case(capsys):
+    status, out, _ = run(capsys, "score", "--variant", "colors6", "2", "2", "2", "--colors",
+                         "Red,green,WHITE", "--json")
+    data = json.loads(out)
+    assert status == 0 and [d["color"] for d in data["dice"]] == ["red", "green", "white"]
+    assert "colors" in [e["type"] for e in data["events"]]
+
+
 def test_score_zonk_json(capsys):
     _, out, _ = run(capsys, "score", "2", "3", "4", "6", "6", "--json")
     data = json.loads(out)
@@ -50,6 +58,11 @@ def test_score_readable_table(capsys):
     (["score", "1", "2", "--colors", "red"], "1 colours for 2 dice"),
     (["score", "1", "1", "1", "1", "1", "1"], "played with 5 dice"),
     (["score", "--rules", "/nonexistent.toml", "1"], "no such file"),
+    # a name outside the set would count as a colour of its own (a false COLORS)
+    (["score", "--variant", "colors6", "2", "2", "2", "--colors", "red,green,gren"],
+     "die 3: 'gren' is not a colour of colors6's dice (red, green, white)"),
+    (["score", "--variant", "albany", "yellow:3", "3", "3"], "'yellow' is not a colour of albany's dice"),
+    (["score", "--variant", "colors6", "2", "2", "--colors", "red,<b>"], "not a colour name"),
 ])
 def test_score_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)
@@ -80,3 +93,28 @@ def test_variants_show_prints_a_loadable_file(capsys, tmp_path):
     mine = str(tmp_path / "mine.toml")
     _, out2, _ = run(capsys, "score", "--rules", mine, "1", "2", "3", "4", "5", "--json")
     assert json.loads(out2)["best"]["points"] == 1000
+
+
+def test_kiosk_correction_to_a_colour_outside_the_set_says_which_colours(tmp_path):
+    from types import SimpleNamespace
+
+    import numpy as np
+    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.store import Store
+    from zonkcam.hardware.web import ActionError, Hub
+    from zonkcam.rules import load_variant
+    from zonkcam.rules.game import GameSetup
+    from zonkcam.vision.dice import Die
+
+    store = Store(tmp_path / "z.db")
+    app = TableApp(store, store.new_game(GameSetup(load_variant("colors6"), ("Dee", "Ann"))), Hub(),
+                   tmp_path / "evidence", gesture_bank=True, on_message=lambda m: None)
+    dice = [Die(v, c, 0.99, 0.9, (20 * i, 0, 20 * i + 10, 10), (20 * i + 5, 5), 0.0)
+            for i, (v, c) in enumerate(zip([1, 5, 2, 3, 6, 4], ["red", "red", "green", "green",
+                                                               "white", "white"], strict=True))]
+    app.on_throw(SimpleNamespace(thrown=dice, kept=[], removed=[], flags=[], quorum=True),
+                 np.zeros((48, 64, 3), np.uint8))
+    with pytest.raises(ActionError, match=r"'gren' is not a colour of colors6's dice \(red, green, white\)"):
+        app.act({"action": "correct", "throw": "1", "die": 2, "color": "gren"})
+    app.act({"action": "correct", "throw": "1", "die": 2, "color": "White"})
+    assert str(app.game.log[-1]) == "correct 1 die 2 white:2"
