@@ -423,6 +423,13 @@ class TableApp:
     def redo_label(self) -> str | None:
         return str(self.redo_stack[-1]) if self.redo_stack else None
 
+    def health(self) -> dict[str, Any]:
+        """/healthz: the camera's state and the age of its last frame sent to the page (so to
+        within FRAME_EVERY_S; None before the first)."""
+        sent = self.live.sent_at
+        age = round(time.monotonic() - sent, 2) if sent else None
+        return {"camera": self.live.camera, "frame_age_s": age}
+
     def frame_jpeg(self) -> bytes | None:
         return self.live.jpeg
 

@@ -135,13 +135,15 @@ def own_host(host_header: str | None) -> bool:
 
 
 class OwnHostOnly:
-    """ASGI middleware: a request whose Host is not this machine's (see `own_host`) gets 421."""
+    """ASGI middleware: a request whose Host is not this machine's (see `own_host`) gets 421;
+    but for /healthz, which tells nothing a page of another name could misuse, so that a monitor
+    may ask by any name the kiosk has."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and scope["path"] != "/healthz":
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             if not own_host(host):
                 refusal = JSONResponse({"error": "not this kiosk's address"}, status_code=421)
@@ -248,6 +250,7 @@ class Kiosk:
     def __init__(self, table: Table, hub: Hub, access: Access) -> None:
         self.table, self.hub, self.access = table, hub, access
         self.static = resources.files("zonkcam.hardware").joinpath("static")
+        self.started = time.monotonic()
 
     def routes(self) -> list[Route]:
         return [
@@ -264,7 +267,18 @@ class Kiosk:
             Route("/api/throw/{key}.jpg", self.throw_frame),
             Route("/api/unlock", self.unlock, methods=["POST"]),
             Route("/api/pairing", self.pairing),
+            Route("/healthz", self.healthz),
         ]
+
+    async def healthz(self, request: Request) -> Response:
+        """For a monitor (systemd, a phone, Uptime Kuma): always 200 while the server answers;
+        `ok` is false while the camera is lost or ended. No PIN, no game, nothing secret, so
+        any origin may read it. A table without `health()` (a test's) reports its camera unknown."""
+        health = getattr(self.table, "health", None)
+        found = health() if health is not None else {"camera": "unknown", "frame_age_s": None}
+        body = {"ok": found["camera"] not in ("lost", "ended"),
+                "uptime_s": round(time.monotonic() - self.started, 1)} | found
+        return JSONResponse(body, headers={"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"})
 
     # --- pages ----------------------------------------------------------------------------
 

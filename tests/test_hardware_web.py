@@ -225,3 +225,47 @@ def test_oversized_and_deeply_nested_actions_are_refused(table, monkeypatch):
         monkeypatch.setattr(web, "MAX_STREAMS", 0)
         assert c.get("/api/events").status_code == 503
     assert table.actions == []
+
+
+class HealthyTable(FakeTable):
+    def __init__(self, camera="ok"):
+        super().__init__()
+        self.camera = camera
+
+    def health(self):
+        return {"camera": self.camera, "frame_age_s": 0.4}
+
+
+def test_healthz_answers_anyone_with_no_secret():
+    table = HealthyTable()
+    app = create_app(table, Hub(), pin="4321")
+    # from the LAN without a PIN, under a name the kiosk does not know, from another origin
+    with TestClient(app, client=LAN, base_url="http://zonk-table.example:8080") as c:
+        r = c.get("/healthz", headers={"Origin": "http://elsewhere.example"})
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "*"
+        body = r.json()
+        assert set(body) == {"ok", "uptime_s", "camera", "frame_age_s"}
+        assert body["ok"] is True and body["camera"] == "ok" and body["frame_age_s"] == 0.4
+        assert body["uptime_s"] >= 0 and "4321" not in r.text
+        assert c.get("/api/state").status_code == 421  # the rest still refuses a name not its own
+        table.camera = "lost"
+        assert c.get("/healthz").json()["ok"] is False
+    with client(FakeTable(), LOCAL) as c:  # a table that cannot say: still answers
+        assert c.get("/healthz").json()["camera"] == "unknown"
+
+
+def test_the_table_app_reports_its_camera_and_last_frame(tmp_path):
+    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.store import Store
+    from zonkcam.rules.game import GameSetup
+    from zonkcam.rules.ruleset import load_variant
+
+    store = Store(tmp_path / "z.db")
+    game = store.new_game(GameSetup(load_variant("wheaton"), ("A", "B")))
+    app = TableApp(store, game, Hub(), tmp_path / "evidence")
+    assert app.health() == {"camera": "starting", "frame_age_s": None}
+    import numpy as np
+
+    app._send_frame(np.zeros((48, 64, 3), np.uint8))
+    health = app.health()
+    assert health["camera"] == "starting" and 0 <= health["frame_age_s"] < 60
