@@ -1,4 +1,9 @@
-"""`zonkcam capture`: save every settled throw with the recognizer's labels, for retraining."""
+"""`zonkcam capture`: save every settled throw with the recognizer's labels, for retraining.
+
+`--camera` is a stream (a camera, a video, a folder of video frames): a throw is saved once it
+settles. `--stills DIR` is a folder of photos (a phone's): each photo is one scene, saved as it
+is read (`hardware.stills`).
+"""
 from __future__ import annotations
 
 import argparse
@@ -11,8 +16,11 @@ from zonkcam.models.registry import MODEL_HELP
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("capture", help="save settled throws as a labelled dataset (YOLO + JSON)")
-    p.add_argument("--camera", default="demo",
-                   help="pi, usb:N, a video file, a folder of frames, or demo")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--camera", default="demo",
+                        help="pi, usb:N, a video file, a folder of video frames, or demo")
+    source.add_argument("--stills", type=Path, metavar="DIR",
+                        help="a folder of photos (a phone's): each photo is saved as one scene")
     p.add_argument("--out", required=True, type=Path, metavar="DIR",
                    help="the dataset folder (created if needed)")
     p.add_argument("--max-gb", type=bounded_float(0.001, 100_000), default=2.0,
@@ -36,6 +44,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
     if args.out.exists() and not args.out.is_dir():
         raise CliError(f"--out {args.out}: not a folder")
+    if args.stills is not None:
+        return _capture_stills(args)
     try:
         model = resolve_model(args.model)
         camera = (DemoCamera(realtime=False) if args.camera == "demo"
@@ -60,6 +70,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
             assert stream.last_image is not None  # an event is decided from reads
             dice = [*event.kept, *event.thrown]
             name = captures.add(stream.last_image, dice, model=str(model), rejected=stream.last_unread)
+            captures.fill_looks(reader.model, [name])  # what orders the review queue
             saved += 1
             unsure = sum(d["flagged"] for d in captures.meta(name)["dice"])
             flagged += unsure
@@ -72,4 +83,53 @@ def cmd_capture(args: argparse.Namespace) -> int:
         camera.close()
         print(file=sys.stderr)
     print(f"{saved} throws saved in {args.out}, {flagged} dice flagged for review")
+    if not saved and Path(args.camera).is_dir():
+        print(f"(a folder of separate photos? `zonkcam capture --stills {args.camera}` saves each "
+              "one; --camera takes a folder as video frames)", file=sys.stderr)
+    return 0
+
+
+def _capture_stills(args: argparse.Namespace) -> int:
+    """Each photo of --stills read and saved as one scene, with the dice it could not read."""
+    from zonkcam.hardware.stills import StillsError, still_files, stills
+    from zonkcam.models.captures import CaptureSet
+    from zonkcam.models.registry import RegistryError, resolve_model
+    from zonkcam.vision.imageio import ImageError
+    from zonkcam.vision.model import ModelError
+    from zonkcam.vision.read import Reader
+
+    if args.table or args.throws or args.fps:
+        raise CliError("--table, --throws and --fps are for a camera stream, not --stills "
+                       "(each photo is framed on its own)")
+    try:
+        model = resolve_model(args.model)
+        reader = Reader(model, dice_set=args.dice_set)  # photos are taken from any angle
+        n_files = len(still_files(args.stills))
+        captures = CaptureSet(args.out, max_bytes=int(args.max_gb * 1024**3))
+    except (ModelError, RegistryError, StillsError) as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"--out {args.out}: cannot make a dataset folder there ({exc.strerror})") from None
+    saved = dice = flagged = 0
+    unreadable: list[str] = []
+    for i, (path, image) in enumerate(stills(args.stills), 1):
+        if isinstance(image, ImageError):
+            unreadable.append(path.name)
+            print(f"skipped {image}", file=sys.stderr)
+            continue
+        reading = reader.read(image)
+        name = captures.add(image, reading.dice, model=str(model), rejected=reading.rejected)
+        captures.fill_looks(reader.model, [name])
+        meta = captures.meta(name)
+        saved += 1
+        dice += len(reading.dice)
+        flagged += sum(d["flagged"] for d in meta["dice"])
+        print(f"{i}/{n_files} {path.name}: {len(reading.dice)} dice read, "
+              f"{len(meta['dice']) - len(reading.dice)} to look at", file=sys.stderr)
+    if not saved:
+        raise CliError(f"--stills {args.stills}: none of its {n_files} photos could be read", 1)
+    skipped = f", {len(unreadable)} unreadable skipped" if unreadable else ""
+    unread = sum(len(captures.meta(n)["dice"]) for n in captures.names()[-saved:]) - dice
+    print(f"{saved} photos, {dice} dice saved in {args.out} (and {unread} die-like spots it could not "
+          f"read; {flagged} to look at in zonkcam review{skipped})")
     return 0

@@ -1,0 +1,56 @@
+"""A folder of stills (a phone's photos) as a capture source: each photo is one scene.
+
+Unlike a folder of video frames, the photos are not a stream: there is no baseline scene to
+skip, no settling to wait for, and they may differ in size and orientation. EXIF orientation is
+honoured (OpenCV's decoder applies it); photos larger than `MAX_SIDE` px are scaled down so a
+capture folder of phone photos stays small and the review page quick.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+from zonkcam.vision.imageio import ImageError, decode, read_bytes
+
+STILL_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+UNREADABLE_EXTS = {".heic", ".heif", ".dng", ".raw"}  # phone formats OpenCV cannot decode
+MAX_SIDE = 2560
+
+
+class StillsError(ValueError):
+    """A folder that holds no photos zonkcam can read."""
+
+
+def still_files(folder: Path) -> list[Path]:
+    """The photos of `folder`, by name; a StillsError says why there are none."""
+    if not folder.is_dir():
+        raise StillsError(f"{folder}: no such folder")
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    photos = [p for p in files if p.suffix.lower() in STILL_EXTS]
+    if photos:
+        return photos
+    if odd := [p for p in files if p.suffix.lower() in UNREADABLE_EXTS]:
+        raise StillsError(f"{folder}: {len(odd)} photos in a format zonkcam cannot read "
+                          f"({odd[0].suffix}); export them as JPEG first")
+    raise StillsError(f"{folder}: no photos in it (.jpg, .png, ...)")
+
+
+def load_still(path: Path) -> np.ndarray:
+    """A photo, turned upright by its EXIF orientation, at most `MAX_SIDE` px on its long side."""
+    image = decode(path, read_bytes(path))
+    h, w = image.shape[:2]
+    if max(h, w) > MAX_SIDE:
+        k = MAX_SIDE / max(h, w)
+        image = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+    return image
+
+
+def stills(folder: Path) -> Iterator[tuple[Path, np.ndarray | ImageError]]:
+    """Each photo of `folder` with its picture, or the error that it could not be read."""
+    for path in still_files(folder):
+        try:
+            yield path, load_still(path)
+        except ImageError as exc:
+            yield path, exc
