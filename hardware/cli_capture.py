@@ -48,10 +48,13 @@ def cmd_capture(args: argparse.Namespace) -> int:
         return _capture_stills(args)
     try:
         model = resolve_model(args.model)
+        # The Pi camera opens as `zonkcam play` opens it: with the table file's fixed
+        # exposure, white balance and focus, so captured throws look like played ones.
+        table = TableConfig.load(args.table) if args.table else None
         camera = (DemoCamera(realtime=False) if args.camera == "demo"
-                  else open_camera(args.camera, args.fps))
+                  else open_camera(args.camera, args.fps, controls=table.camera if table else None))
         reader = Reader(model, dice_set=args.dice_set, overhead=True)
-        table = TableConfig.load(args.table) if args.table else getattr(camera, "table", None)
+        table = table or getattr(camera, "table", None)
     except (CameraError, ModelError, RegistryError, TableConfigError) as exc:
         raise CliError(str(exc)) from None
     try:

@@ -181,23 +181,15 @@ def _captures(folder: str | None) -> CaptureSet | None:
 
 
 def open_source(spec: str, fps: float | None, controls: dict | None = None) -> Callable:
-    """How to (re)open a camera source; recorded footage plays in real time, as a camera would.
-    `controls`: the Pi camera's exposure, gains and focus saved by `zonkcam calibrate`."""
-    from zonkcam.hardware.cameras import CameraError, FrameFolder, PiCamera, UsbCamera, VideoFile
+    """How to (re)open a camera source, as `cameras.camera_opener` opens it for capture too;
+    recorded footage plays in real time, as a camera would. `controls`: the Pi camera's
+    exposure, gains and focus saved by `zonkcam calibrate`."""
+    from zonkcam.hardware.cameras import camera_opener
 
-    if spec == "pi":
-        return lambda: PiCamera(controls=controls)
-    if spec.startswith("usb:"):
-        index = spec.removeprefix("usb:")
-        if not index.isdigit():
-            raise CameraError(f"{spec}: expected usb:N with N a camera number")
-        return lambda: UsbCamera(int(index))
-    path = Path(spec)
-    if path.is_dir():
-        return lambda: Paced(FrameFolder(path, fps or 30.0))
-    if path.is_file():
-        return lambda: Paced(VideoFile(path, fps))
-    raise CameraError(f"{spec}: not a camera (pi, usb:N, demo), a video file or a folder of frames")
+    opener = camera_opener(spec, fps, controls)
+    if spec == "pi" or spec.startswith("usb:"):
+        return opener
+    return lambda: Paced(opener())
 
 
 class Paced:

@@ -1,4 +1,6 @@
 """Camera sources: files, folders, bad input, and reconnecting a lost live camera."""
+import sys
+
 import cv2
 import numpy as np
 import pytest
@@ -148,3 +150,38 @@ def test_a_video_frame_that_does_not_decode_is_skipped_never_rewound(tmp_path):
     indexes = [i for i, _ in frames]
     assert indexes[:6] == [0, 1, 2, 3, 5, 6] and indexes == sorted(set(indexes))  # never rewound
     assert all(m == 20 * i + 10 for i, m in frames), frames  # each frame is the one its index says
+
+
+@pytest.fixture
+def pi_without_picamera2(monkeypatch, tmp_path):
+    """A Raspberry Pi (by its device tree) whose Python cannot import picamera2: a plain venv."""
+    from zonkcam.hardware import cameras
+
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    monkeypatch.setattr(cameras, "DEVICE_MODEL", model)
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import raises ImportError
+
+    def no_usb(index):
+        raise CameraError(f"usb:{index}: no camera at index {index}")
+
+    monkeypatch.setattr(cameras, "UsbCamera", no_usb)
+    return cameras
+
+
+def test_on_a_pi_a_python_without_picamera2_is_told_how_to_fix_it(pi_without_picamera2, caplog):
+    cameras = pi_without_picamera2
+    with caplog.at_level("WARNING"):
+        assert cameras.detect_camera() == "demo"
+    assert "this is a Raspberry Pi, but picamera2 cannot be imported" in caplog.text
+    assert "--system-site-packages" in caplog.text and "python3-picamera2" in caplog.text
+    with pytest.raises(CameraError, match="apt install python3-picamera2"):
+        cameras.PiCamera()
+
+
+def test_off_a_pi_no_camera_is_quietly_the_demo(pi_without_picamera2, tmp_path, caplog):
+    cameras = pi_without_picamera2
+    cameras.DEVICE_MODEL = tmp_path / "absent"
+    with caplog.at_level("INFO"):
+        assert cameras.detect_camera() == "demo"
+    assert "Raspberry Pi" not in caplog.text

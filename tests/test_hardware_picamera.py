@@ -11,36 +11,64 @@ from zonkcam.hardware.cameras import PiCamera
 from zonkcam.hardware.cli import main
 from zonkcam.vision.table import TableConfig
 
-METADATA = {"ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6),
-            "LensPosition": 2.5, "Lux": 300.0}
+METADATA = {"ExposureTime": 8000, "AnalogueGain": 1.5, "ColourGains": (1.9, 1.6), "Lux": 300.0}
 
 
 class FakePicamera2:
-    """Records what the product asks of the camera; delivers a grey table with a light mat."""
+    """Records what the product asks of the camera; delivers a grey table with a light mat.
+
+    `model` is libcamera's sensor name: an imx708 (Camera Module 3) has autofocus, its lens at
+    1.0 until an autofocus cycle moves it to 2.5; the others report no lens position."""
 
     last: "FakePicamera2 | None" = None
+    model = "imx708"
+    focus_found = True
+    takes_sensor = True  # picamera2 with the `sensor=` configuration (0.3.13 and later)
+    frames_left: int | None = None  # then capture_array raises KeyboardInterrupt (Ctrl-C)
 
     def __init__(self) -> None:
         self.controls: list[dict] = []
+        self.events: list[str] = []
         self.started = self.closed = False
+        self.lens = 1.0
+        self.camera_properties = {"Model": self.model}
+        self.camera_controls = {"ExposureTime": (1, 1_000_000, 20_000)}
+        if self.model.startswith("imx708"):
+            self.camera_controls["AfMode"] = (0, 2, 0)
         FakePicamera2.last = self
 
-    def create_video_configuration(self, main, lores):
-        return {"main": main, "lores": lores}
+    def create_video_configuration(self, main, lores, **options):
+        if "sensor" in options and not self.takes_sensor:
+            raise TypeError("create_video_configuration() got an unexpected keyword argument 'sensor'")
+        return {"main": main, "lores": lores, **options}
 
     def configure(self, config) -> None:
         self.config = config
+        self.events.append("configure")
 
     def start(self) -> None:
         self.started = True
+        self.events.append("start")
+
+    def autofocus_cycle(self) -> bool:
+        assert "AfMode" in self.camera_controls, "no autofocus on this camera"
+        self.events.append("autofocus")
+        self.lens = 2.5
+        return self.focus_found
 
     def set_controls(self, controls: dict) -> None:
         self.controls.append(dict(controls))
+        self.events.append("set_controls")
 
     def capture_metadata(self) -> dict:
-        return dict(METADATA)
+        af = {"LensPosition": self.lens} if "AfMode" in self.camera_controls else {}
+        return {**METADATA, **af}
 
     def capture_array(self, stream: str) -> np.ndarray:
+        if self.frames_left is not None:
+            if self.frames_left == 0:
+                raise KeyboardInterrupt
+            self.frames_left -= 1
         w, h = self.config[stream]["size"]
         if stream == "lores":  # YUV420 planar: h * 3/2 rows
             return np.full((h * 3 // 2, w), 90, np.uint8)
@@ -59,6 +87,8 @@ class FakePicamera2:
 def picamera2(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
     monkeypatch.setattr(cameras.time, "sleep", lambda s: None)
+    for name in ("model", "focus_found", "takes_sensor", "frames_left"):
+        monkeypatch.setattr(FakePicamera2, name, getattr(FakePicamera2, name))  # undone after
     return FakePicamera2
 
 
@@ -121,3 +151,86 @@ def test_a_camera_that_hangs_is_reported_lost(picamera2):
         camera.read()
     release.set()
     camera.close()
+
+
+def test_camera_module_3_focuses_before_its_lens_is_locked(picamera2):
+    camera = PiCamera()
+    cam = picamera2.last
+    assert cam.events == ["configure", "start", "autofocus", "set_controls"]
+    assert cam.controls[-1]["LensPosition"] == 2.5  # where the cycle focused, not the default 1.0
+    assert cam.controls[-1]["AfMode"] == 0  # then held there: manual focus
+    assert cam.config["sensor"] == {"output_size": (2304, 1296), "bit_depth": 10}
+    assert cam.config["main"]["size"] == (2304, 1296) and camera.main_size == (2304, 1296)
+    camera.close()
+
+
+@pytest.mark.parametrize(("model", "mode", "main"), [
+    ("imx219", {"output_size": (1640, 1232), "bit_depth": 10}, (1600, 900)),  # Camera Module 2
+    ("imx477", {"output_size": (2028, 1520), "bit_depth": 12}, (1920, 1080)),  # HQ Camera
+])
+def test_a_camera_focused_by_hand_runs_no_autofocus_and_gets_its_binned_mode(picamera2, model, mode, main):
+    picamera2.model = model
+    camera = PiCamera()
+    cam = picamera2.last
+    assert "autofocus" not in cam.events
+    assert "LensPosition" not in cam.controls[-1] and "AfMode" not in cam.controls[-1]
+    assert cam.config["sensor"] == mode  # the full sensor, binned: not a centre crop
+    assert cam.config["main"]["size"] == main
+    assert camera.still().shape == (main[1], main[0], 3)
+    camera.close()
+
+
+def test_a_wide_module_3_is_pinned_like_the_standard_one(picamera2):
+    picamera2.model = "imx708_wide_noir"
+    PiCamera().close()
+    assert picamera2.last.config["sensor"]["output_size"] == (2304, 1296)
+
+
+def test_an_unknown_sensor_gets_no_pinned_mode(picamera2):
+    picamera2.model = "ov5647"
+    PiCamera().close()
+    assert "sensor" not in picamera2.last.config and "raw" not in picamera2.last.config
+    assert picamera2.last.config["main"]["size"] == (2304, 1296)
+
+
+def test_an_older_picamera2_picks_the_mode_by_the_raw_stream(picamera2):
+    picamera2.takes_sensor = False
+    PiCamera().close()
+    assert picamera2.last.config["raw"] == {"size": (2304, 1296)}
+
+
+def test_focus_not_found_is_said_and_the_lens_still_locked(picamera2, caplog):
+    picamera2.focus_found = False
+    with caplog.at_level("WARNING"):
+        PiCamera().close()
+    assert "autofocus found no sharp focus" in caplog.text
+    assert picamera2.last.controls[-1]["AfMode"] == 0
+
+
+def test_a_calibration_without_a_lens_position_is_focused_first(picamera2):
+    camera = PiCamera(controls={"ExposureTime": 9000, "AnalogueGain": 2.0, "ColourGains": [2.0, 1.5]})
+    assert picamera2.last.events[-2:] == ["autofocus", "set_controls"]
+    assert picamera2.last.controls[-1]["LensPosition"] == 2.5
+    assert picamera2.last.controls[-1]["ExposureTime"] == 9000
+    camera.close()
+
+
+def test_capture_and_play_open_the_pi_camera_with_the_table_files_controls(picamera2, tmp_path):
+    table = tmp_path / "table.json"
+    TableConfig((2304, 1296), [(100, 100), (2200, 100), (2200, 1200), (100, 1200)],
+                camera={"ExposureTime": 12000, "AnalogueGain": 1.2, "ColourGains": [2.1, 1.4],
+                        "LensPosition": 3.0}).save(table)
+    from zonkcam.hardware.cli_play import open_source
+
+    play = open_source("pi", None, TableConfig.load(table).camera)()
+    played = picamera2.last
+    play.close()
+    picamera2.frames_left = 5  # then Ctrl-C: capture stops as a person would stop it
+    assert main(["capture", "--camera", "pi", "--table", str(table), "--out", str(tmp_path / "ds")]) == 130
+    captured = picamera2.last
+    assert captured is not played
+    assert captured.controls == played.controls == [{
+        "AeEnable": False, "AwbEnable": False, "ExposureTime": 12000, "AnalogueGain": 1.2,
+        "ColourGains": (2.1, 1.4), "LensPosition": 3.0, "AfMode": 0}]
+    assert "autofocus" not in captured.events  # the calibrated lens position is kept
+    assert captured.config["sensor"] == played.config["sensor"]
