@@ -110,6 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
+        if (config := getattr(args, "config_defaults", None)) is not None:
+            # A command's config file (play.toml): its values become the command's defaults
+            # and the command line is read again over them, so that a flag wins.
+            args.command_parser.set_defaults(**config(args))
+            args = parser.parse_args(argv)
         return int(args.func(args) or 0)
     except CliError as exc:
         print(f"zonkcam {args.command}: error: {exc}", file=sys.stderr)

@@ -11,8 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zonkcam.hardware.cli_common import CliError, bounded, frame_rate, port
+from zonkcam.hardware import play_config
+from zonkcam.hardware.cli_common import CliError, bounded, bounded_float, frame_rate, port
 from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
+from zonkcam.hardware.evidence import DEFAULT_DAYS, DEFAULT_MB, Retention, keep_pruned
 from zonkcam.models.registry import MODEL_HELP
 
 if TYPE_CHECKING:
@@ -29,13 +31,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--camera", help="pi, usb:N, a video file, a folder of frames, or demo "
                    "(default: the Pi camera, else USB camera 0, else the demo)")
     add_ruleset_arguments(p)
-    p.add_argument("--players", help=f"Zonk names in seating order (default {DEFAULT_PLAYERS})")
+    p.add_argument("--players", help=f"Zonk names in seating order (default: {DEFAULT_PLAYERS})")
     p.add_argument("--new", action="store_true",
                    help="start a new game (an unfinished one is left in the database, unfinished)")
     p.add_argument("--port", type=port, default=8080)
     p.add_argument("--lan", action="store_true",
                    help="listen on the LAN too: phones watch; actions from them need the kiosk's PIN")
-    p.add_argument("--db", help="game database (default $ZONKCAM_DB or ~/.local/share/zonkcam/zonkcam.db)")
+    p.add_argument("--db", help="game database (default: $ZONKCAM_DB or ~/.local/share/zonkcam/zonkcam.db)")
     p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
     p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
     p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
@@ -47,7 +49,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=frame_rate, help="frame rate of a video file or frame folder")
     p.add_argument("--capture", metavar="DIR", help="save every settled throw with its labels for "
                    "`zonkcam train` (2 GB cap); review page at /review")
-    p.set_defaults(func=cmd_play)
+    p.add_argument("--evidence-days", type=bounded_float(0, 36_500), default=DEFAULT_DAYS, metavar="DAYS",
+                   help="keep the pictures throws were read from this long (0: no limit)")
+    p.add_argument("--evidence-mb", type=bounded_float(0, 10_000_000), default=DEFAULT_MB, metavar="MB",
+                   help="and at most this much of them, the oldest pruned first (0: no limit)")
+    p.add_argument("--config", metavar="FILE",
+                   help="options in TOML, overridden by flags (default: $XDG_CONFIG_HOME/zonkcam/play.toml "
+                   "or ~/.config/zonkcam/play.toml, if there)")
+    p.set_defaults(func=cmd_play, config_defaults=play_config.defaults, command_parser=p)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -66,6 +75,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from zonkcam.vision.stream import ThrowStream
     from zonkcam.vision.table import TableConfig, TableConfigError
 
+    play_config.flags_win(args)
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     _check_port(host, args.port)
     spec = args.camera or detect_camera()
@@ -134,6 +144,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     pin = new_pin() if args.lan else None
     stop = threading.Event()
+    retention = Retention(args.evidence_days, args.evidence_mb)
+    threading.Thread(target=keep_pruned, args=(app.evidence_root, retention, stop), name="evidence",
+                     daemon=True).start()
     threading.Thread(target=app.run, args=(camera, make_stream(ruleset.dice), stop, make_stream),
                      name="camera", daemon=True).start()
     if args.button is not None:
