@@ -21,10 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="pi, usb:N, a video file, a folder of video frames, or demo")
     source.add_argument("--stills", type=Path, metavar="DIR",
                         help="a folder of photos (a phone's): each photo is saved as one scene")
-    p.add_argument("--out", required=True, type=Path, metavar="DIR",
+    p.add_argument("-o", "--out", required=True, type=Path, metavar="DIR",
                    help="the dataset folder (created if needed)")
     p.add_argument("--max-gb", type=bounded_float(0.001, 100_000), default=2.0,
-                   help="size cap; the oldest unreviewed frames are pruned first (default 2)")
+                   help="size cap; the oldest unreviewed frames are pruned first")
     p.add_argument("--table", metavar="FILE", help="table calibration from `zonkcam calibrate`")
     p.add_argument("--dice-set", metavar="FILE", help="dice colours from `zonkcam calibrate-dice`")
     p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)

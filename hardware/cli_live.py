@@ -50,7 +50,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="take the picture from this camera instead of a file")
     p.add_argument("--polygon", help="the region as x1,y1,x2,y2,... (or x1,y1,x2,y2 for a box)")
     p.add_argument("--keep-zone", help="where kept dice are slid, as x1,y1,x2,y2,...")
-    p.add_argument("-o", "--output", default="table.json", help="calibration file to write")
+    p.add_argument("-o", "--out", dest="output", default="table.json", metavar="FILE",
+                   help="calibration file to write")
+    p.add_argument("--output", dest="output", default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # before 0.2
     p.add_argument("--overlay", help="picture to write with the region drawn on the frame")
     p.set_defaults(func=cmd_calibrate)
 
@@ -229,7 +231,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     if (args.source is None) == (args.camera is None):
         raise CliError("give a picture or video file, or --camera pi|usb:N (one of them)")
-    check_output(args.output, "--output")
+    check_output(args.output, "--out")
     if args.overlay:
         try:
             check_writable(check_output(args.overlay, "--overlay"))

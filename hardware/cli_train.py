@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base", metavar="rune55|DIR|MODEL.onnx",
                    help="base data mixed in against forgetting (rune55 or a YOLO folder; default: drawn "
                         "dice), or the model to start from (default: the active one)")
-    p.add_argument("--out", required=True, type=Path, metavar="DIR",
+    p.add_argument("-o", "--out", required=True, type=Path, metavar="DIR",
                    help="where model.onnx, MODEL_CARD.md and metrics.json go")
     p.add_argument("--epochs", type=bounded(1, 1000), default=8, help="most epochs per round")
     p.add_argument("--seed", type=seed, default=0)

@@ -55,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--colors", required=True, metavar="NAME,NAME,...",
                    help="the dice's colours, left to right (e.g. red,red,white,white,green)")
-    p.add_argument("--out", type=Path, default=Path("dice-set.json"), metavar="FILE")
+    p.add_argument("-o", "--out", type=Path, default=Path("dice-set.json"), metavar="FILE",
+                   help="dice set file to write")
     p.add_argument("--name", default=None, help="the set's name (default: the file's stem)")
     p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
     p.set_defaults(func=cmd_calibrate_dice)
