@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 from zonkcam.hardware import cameras
-from zonkcam.hardware.cameras import PiCamera
+from zonkcam.hardware.cameras import PiCamera, fixed_controls
 from zonkcam.hardware.cli import main
 from zonkcam.vision.table import TableConfig
 
@@ -234,3 +234,22 @@ def test_capture_and_play_open_the_pi_camera_with_the_table_files_controls(picam
         "ColourGains": (2.1, 1.4), "LensPosition": 3.0, "AfMode": 0}]
     assert "autofocus" not in captured.events  # the calibrated lens position is kept
     assert captured.config["sensor"] == played.config["sensor"]
+
+
+def test_the_calibrate_dice_picture_is_taken_as_play_sees_the_table(picamera2, tmp_path, capsys):
+    from zonkcam.hardware import pi_still
+
+    table = tmp_path / "table.json"
+    TableConfig((2304, 1296), [(0, 0), (2300, 0), (2300, 1290)],
+                camera={"ExposureTime": 7000, "AnalogueGain": 1.1, "ColourGains": [1.8, 1.7],
+                        "LensPosition": 2.0}).save(table)
+    out = tmp_path / "row.jpg"
+    assert pi_still.main(["--table", str(table), "-o", str(out)]) == 0
+    assert picamera2.last.controls == [fixed_controls(TableConfig.load(table).camera)]
+    assert picamera2.last.config["sensor"]["output_size"] == (2304, 1296)
+    assert cv2.imread(str(out)).shape == (1296, 2304, 3)  # the stream dice are read from
+    assert pi_still.main(["--table", str(tmp_path / "none.json"), "-o", str(out)]) == 2
+    assert pi_still.main(["--camera", "webcam", "-o", str(out)]) == 2
+    assert pi_still.main(["-o", str(tmp_path / "row.gif")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read table file" in err and "expected pi or usb:N" in err and ".jpg or .png" in err
