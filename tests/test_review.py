@@ -20,13 +20,24 @@ def die(value, confidence, x):
                "ok" if value is not None else "unreadable")
 
 
+def looked(captures, heats=None):
+    """Each die's look as capture stores it: here only the proposer's heat (no class
+    probabilities: the queue goes by the read's confidence)."""
+    for name in captures.names():
+        meta = captures.meta(name)
+        for i, d in enumerate(meta["dice"]):
+            d["look"] = {"heat": (heats or {}).get(i, 0.9)}
+        (captures.root / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    return captures
+
+
 @pytest.fixture
 def captures(tmp_path):
     c = CaptureSet(tmp_path / "cap", max_bytes=None)
     image = np.full((80, 240, 3), 90, np.uint8)
     c.add(image, [die(2, 0.95, 10), die(1, 0.5, 60), die(None, 0.2, 110)], "m")
-    c.add(image, [die(4, 0.7, 10), die(6, 0.99, 60)], "m")
-    return c
+    c.add(image, [die(4, 0.7, 150), die(6, 0.99, 200)], "m")
+    return looked(c)
 
 
 def test_queue_is_least_confident_first_and_bulk_correction_verifies(captures):
@@ -59,10 +70,14 @@ def test_a_rejected_candidate_is_queued_and_can_be_called_no_die(tmp_path):
     logo = Die(None, None, 0.1, 0.0, (110, 20, 140, 50), (125, 35), 0.0, "unreadable")
     mark = Die(None, None, 0.3, 0.0, (170, 20, 200, 50), (185, 35), 0.0, "unreadable")
     name = captures.add(image, [die(2, 0.95, 10)], "m", rejected=[logo, mark])
+    looked(captures, {2: 0.1})  # the proposer hardly took the mark for a die
     client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
-    items = client.get("/api/review").json()["items"]
-    assert [(i["die"], i["value"], i["rejected"]) for i in items] == [
-        (1, None, True), (2, None, True), (0, 2, False)]
+    data = client.get("/api/review").json()
+    assert [(i["die"], i["value"], i["rejected"], i["group"]) for i in data["items"]] == [
+        (1, None, True, "misread"), (0, 2, False, "sure"), (2, None, True, "junk")]
+    assert [i["words"] for i in data["items"]] == ["a die? face not recognised", "reads 2",
+                                                   "probably not a die"]
+    assert data["groups"] == {"misread": 1, "sure": 1, "junk": 1}
     r = client.post("/api/review/correct", json={"items": [{"name": name, "die": 1}], "value": 6})
     assert r.status_code == 200
     r = client.post("/api/review/correct", json={"items": [{"name": name, "die": 2}], "value": 0})
@@ -115,25 +130,103 @@ def test_review_command_refuses_a_non_capture_folder(tmp_path, capsys):
     assert "not a capture folder" in capsys.readouterr().err
 
 
+def test_right_bad_crop_skip_pages_and_a_missed_die(captures):
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    first, second = captures.names()
+    page = client.get("/api/review?offset=1&limit=2").json()
+    assert page["total"] == 5 and page["offset"] == 1 and len(page["items"]) == 2
+    everything = client.get("/api/review?limit=2").json()["items"] + page["items"] + \
+        client.get("/api/review?offset=3&limit=9").json()["items"]
+    assert len({(i["name"], i["die"]) for i in everything}) == 5  # every crop reachable
+    r = client.post("/api/review/correct", json={"items": [{"name": second, "die": 0}], "action": "confirm"})
+    assert r.status_code == 200 and captures.meta(second)["dice"][0]["confidence"] == 1.0
+    r = client.post("/api/review/correct", json={"items": [{"name": first, "die": 2}], "action": "confirm"})
+    assert r.status_code == 404 and "no read to confirm" in r.json()["error"]
+    client.post("/api/review/correct", json={"items": [{"name": first, "die": 2}], "action": "bad_crop"})
+    client.post("/api/review/correct", json={"items": [{"name": first, "die": 0}, {"name": first, "die": 1},
+                                                       {"name": second, "die": 1}], "action": "skip"})
+    assert client.get("/api/review").json()["total"] == 0  # the count reaches zero
+    assert client.post("/api/review/correct", json={"items": [], "action": "burn"}).status_code == 400
+    # the whole frame, its dice, and a die the recognizer missed added by a tap on it
+    assert client.get(f"/api/review/frame/{first}").headers["content-type"] == "image/jpeg"
+    assert len(client.get(f"/api/review/frame/{first}/dice").json()["dice"]) == 3
+    r = client.post("/api/review/add", json={"name": first, "x": 200, "y": 40})
+    assert r.json()["added"] == 3 and client.get(r.json()["crop"]).status_code == 200
+    items = client.get("/api/review").json()["items"]
+    assert [(i["die"], i["words"], i["group"]) for i in items] == [
+        (3, "added by you: which face?", "misread")]
+    assert client.post("/api/review/add", json={"name": first, "x": 900, "y": 40}).status_code == 400
+    assert client.post("/api/review/add", json={"name": "nope", "x": 1, "y": 1}).status_code == 404
+    assert client.post("/api/review/add", json={"name": first}).status_code == 400
+
+
+def test_adding_a_die_is_guarded_as_corrections_are(captures):
+    app = Starlette(routes=review_routes(captures.root, Access("1234")))
+    lan = TestClient(app, client=("192.168.1.20", 5000))
+    spot = {"name": captures.names()[0], "x": 200, "y": 40}
+    assert lan.post("/api/review/add", json=spot).status_code == 403
+    local = TestClient(app, client=("127.0.0.1", 5000))
+    evil = {"origin": "http://evil.example"}
+    assert local.post("/api/review/add", json=spot, headers=evil).status_code == 403
+    assert local.post("/api/review/add", content=json.dumps(spot)).status_code == 415
+    assert len(captures.meta(spot["name"])["dice"]) == 3
+    assert lan.post("/api/review/add", json=spot, headers={"x-zonkcam-pin": "1234"}).status_code == 200
+
+
 def test_review_page_in_a_browser(browser, captures):
     port = free_port()
     with server(["-m", "zonkcam.hardware.cli", "review", str(captures.root), "--port", str(port)],
                 port) as (url, _):
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": 800, "height": 480})  # the kiosk's 7" screen
         page.goto(url + "/review")
         tiles = page.locator(".die")
         tiles.first.wait_for()
         assert tiles.count() == 5
-        assert page.locator(".die .read").all_inner_texts() == ["?", "1", "4", "2", "6"]
-        assert page.locator("#values button").first.is_disabled()
-        assert page.locator("#values button[data-value='0']").inner_text() == "not a die"
+        assert page.locator(".die .words").all_inner_texts() == [
+            "a die? face not recognised", "reads 1, unsure", "reads 4, unsure", "reads 2", "reads 6"]
+        assert page.locator("#summary").inner_text() == "5 left to look at · 2 frames"
+        assert page.locator("#actions button").first.is_disabled()
+        assert page.locator("#actions button[data-value='0']").inner_text() == "not a die"
+        for label in ("right", "bad crop", "skip"):  # on the 800x480 screen, in reach
+            box = page.locator("#actions button", has_text=label).bounding_box()
+            assert box and box["x"] + box["width"] <= 800 and box["y"] + box["height"] <= 480, label
         tiles.nth(0).click()
+        assert page.locator("#actions button[data-action='confirm']").is_disabled()  # no read to confirm
         tiles.nth(2).click()
         assert page.locator(".die.selected").count() == 2
-        page.locator("#values button[data-value='5']").click()
+        page.locator("#actions button[data-value='5']").click()
         page.wait_for_function("document.querySelectorAll('.die').length === 3")
-        assert page.locator(".die .read").all_inner_texts() == ["1", "2", "6"]
+        assert page.locator(".die .words").all_inner_texts() == ["reads 1, unsure", "reads 2", "reads 6"]
+        page.locator("section[data-group='sure'] .select-group").click()
+        page.locator("#actions button[data-action='confirm']").click()
+        page.wait_for_function("document.querySelectorAll('.die').length === 1")
+        tiles.first.click()
+        page.locator("#actions button[data-action='bad_crop']").click()
+        page.wait_for_function("document.getElementById('summary').textContent === 'all done'")
+        assert page.locator("#done").is_visible()
         page.close()
     metas = [json.loads(p.read_text()) for p in sorted((captures.root / "meta").glob("*.json"))]
     assert metas[0]["dice"][2]["value"] == 5 and metas[1]["dice"][0]["value"] == 5
+    assert metas[0]["dice"][1]["status"] == "bad_crop" and metas[1]["dice"][1]["confidence"] == 1.0
     assert all(m["reviewed"] for m in metas)
+
+
+def test_a_missed_die_is_added_by_a_tap_on_the_frame(browser, captures):
+    port = free_port()
+    with server(["-m", "zonkcam.hardware.cli", "review", str(captures.root), "--port", str(port)],
+                port) as (url, _):
+        page = browser.new_page(viewport={"width": 800, "height": 480})
+        page.goto(url + "/review")
+        page.locator(".die").first.wait_for()
+        page.locator(".die .in-frame").first.click()
+        image = page.locator("#frame-img")
+        page.wait_for_function("document.getElementById('frame-img').naturalWidth > 0")
+        page.wait_for_function("document.querySelectorAll('#frame-box .box').length === 3")
+        box = image.bounding_box()
+        assert box["width"] <= 800 and box["y"] + box["height"] <= 480
+        image.click(position={"x": box["width"] * 220 / 240, "y": box["height"] * 40 / 80})
+        page.wait_for_function("document.querySelectorAll('#frame-box .box').length === 4")
+        page.locator("#frame-close").click()
+        page.wait_for_function("document.querySelectorAll('.die').length === 6")
+        assert page.locator(".die .words").first.inner_text() == "added by you: which face?"
+        page.close()
