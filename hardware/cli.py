@@ -24,6 +24,7 @@ from zonkcam.hardware import (
     cli_rules,
     cli_train,
     cli_vision,
+    doctor,
     review,
 )
 from zonkcam.hardware.cli_common import CliError
@@ -86,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Not required: a bare `zonkcam` prints the help instead of a usage error (see main).
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture,
-                   cli_train, review):
+                   cli_train, review, doctor):
         module.register(sub)
     return parser
 

@@ -91,6 +91,8 @@ CASES = [
     "train {T}/good --base {T}/text.onnx", "train {T}/good --out {T}/ok.jpg", "train {T}/good --base nope",
     "train {T}/class9",
     "review {T}/missing", "review {T}/ok.jpg", "review {T}/dir --port 99999",
+    # doctor (a FAIL found is status 1, not garbage: test_doctor.py)
+    "doctor --port 0", "doctor --port x", "doctor --json --bad",
     # unknown command, a group without its command (a bare `zonkcam` prints the help: test_cli.py)
     "nope", "game", "model",
 ]
