@@ -28,6 +28,7 @@ from zonkcam.hardware import (
     review,
 )
 from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.league import cli as cli_league
 from zonkcam.hardware.store import StoreError
 
 
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Not required: a bare `zonkcam` prints the help instead of a usage error (see main).
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture,
-                   cli_train, review, doctor):
+                   cli_train, review, cli_league, doctor):
         module.register(sub)
     return parser
 

@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fps", type=frame_rate, help="frame rate of a video file or frame folder")
     p.add_argument("--capture", metavar="DIR", help="save every settled throw with its labels for "
                    "`zonkcam train` (2 GB cap); review page at /review")
+    p.add_argument("--league", metavar="URL", help="join a league (`zonkcam league serve`): play the game it "
+                   "gives this table and send it every event (token: $ZONKCAM_LEAGUE_TOKEN)")
+    p.add_argument("--table-name", metavar="T", help="this table's name in the league (with --league)")
     p.add_argument("--evidence-days", type=bounded_float(0, 36_500), default=DEFAULT_DAYS, metavar="DAYS",
                    help="keep the pictures throws were read from this long (0: no limit)")
     p.add_argument("--evidence-mb", type=bounded_float(0, 10_000_000), default=DEFAULT_MB, metavar="MB",
@@ -107,7 +110,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = _players(args.players, ruleset)
     captures = _captures(args.capture)
     store = Store(db)
-    game_id = store.unfinished()
+    league = _join_league(args, store, db)  # None without --league
+    game_id = store.unfinished() if league is None else league.game_id
     if game_id is not None and not args.new:
         try:
             store.game(game_id)
@@ -151,6 +155,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                      name="camera", daemon=True).start()
     if args.button is not None:
         _bank_button(args.button, app)
+    _ = league and league.start(app)  # its sender, and its next game once this one is over
     print(f"zonkcam: open http://localhost:{args.port}/" + (f" (LAN PIN {pin})" if pin else ""),
           file=sys.stderr)
     try:
@@ -164,7 +169,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     finally:
         stop.set()
         camera.close()
+        _ = league and league.stop()
     return 0
+
+
+def _join_league(args: argparse.Namespace, store, db: Path):
+    """With --league: the game the league gives this table (not --new's, not the unfinished one)."""
+    if not args.league:
+        return None
+    from zonkcam.hardware.league.outbox import LeagueLink
+
+    args.new = False
+    return LeagueLink(store, db, args.league, args.table_name)
 
 
 def _players(text: str | None, ruleset: Ruleset) -> tuple[str, ...]:

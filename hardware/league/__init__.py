@@ -1,0 +1,17 @@
+"""League night (issue 39; seed 001's match rules, checklist L1-L4): many tables, one league.
+
+The league lives in PostgreSQL (`zonkcam league serve --db postgresql://...`): teams and rosters,
+seasons, match nights, the draw of each round, which game plays at which table, every game's
+events as the kiosk recorded them, results and standings. A kiosk joins with
+`zonkcam play --league URL --table-name T`: it plays from its own SQLite log as ever, and a
+sender copies that log to the league, idempotently by (game, sequence).
+
+Modules: `draw` (the rounds' draws and the standings: pure functions), `migrations/` (alembic),
+`db` (every SQL statement), `results` (a game's result from its events), `auth` (tokens, the
+admin password, backoff), `server` and `pages` (the web app), `export` (CSV and JSON),
+`kiosk` (the kiosk's side: its assignment and the sender), `cli` (`zonkcam league`),
+`throwaway` (a temporary PostgreSQL server for tests and benchmarks), `bot` (a simulated player).
+
+psycopg, psycopg_pool and alembic are imported only by the server's side (`db`, `migrate`,
+`server`): the kiosk needs none of them.
+"""
