@@ -144,6 +144,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         app.table = app.table or camera.table
 
     def make_stream(dice: int) -> ThrowStream:  # a region set on the page counts from the next one
+        if unknown := reader.use_colors(app.game.ruleset.dice_colors):  # only the set's colours
+            log.warning("no reference colour for %s: pass a calibrated --dice-set", ", ".join(unknown))
         return ThrowStream(reader, app.table, dice_count=dice)
 
     pin = new_pin() if args.lan else None

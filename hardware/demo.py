@@ -244,7 +244,7 @@ def play_offline(ruleset: Ruleset, root: Path, model: Path, *, minutes: float,
                    gesture_bank=True, demo=True, on_message=lambda m: None)
     player = DemoPlayer(app, seed=seed)
     camera = DemoCamera(seed=seed, realtime=False, dice=ruleset.dice, player=player)
-    reader = Reader(model, overhead=True)
+    reader = Reader(model, overhead=True, dice_colors=ruleset.dice_colors)
 
     def make_stream(dice: int) -> ThrowStream:
         return ThrowStream(reader, camera.table, dice_count=dice)

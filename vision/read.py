@@ -96,25 +96,39 @@ class Reader:
     """Finds every pip die in a picture and reads its value and colour.
 
     `model_path`: an .onnx file made by `python -m zonkcam.models.train` (default: the shipped
-    `models/dice.onnx`); `dice_set`: a file from `zonkcam calibrate-dice` (default colours:
-    white, red, green, blue, black, yellow). `overhead`: the camera looks straight down on the
+    `models/dice.onnx`); `dice_set`: a file from `zonkcam calibrate-dice` (default: the
+    palette of `colors.DEFAULT_RGB`); `dice_colors`: the colours of the set in play (a game's
+    rules' `dice_colors`, or `use_colors` later): a die is named only one of them, or None where
+    none fits. `overhead`: the camera looks straight down on the
     table (the live stream), so a die lying flat shows a square top face: each die is read
     again at the square its silhouette makes, where it makes one. The proposer, working on
     grey, can centre a die that barely stands out from the table in grey (green on green
     felt) a third of a die off, or size it by its pips. Raises `ModelError` for a missing or
-    bad model and `colors.DiceSetError` for a bad dice-set file.
+    bad model and `colors.DiceSetError` for a bad dice-set file, or a colour of `dice_colors` that
+    neither the file nor the default palette has.
     """
 
     def __init__(self, model_path: str | Path | None = None,
                  dice_set: str | Path | None = None, threads: int = 1,
-                 overhead: bool = False) -> None:
+                 overhead: bool = False, dice_colors: Collection[str] = ()) -> None:
         self.model = DiceModel(model_path, threads=threads)
         self.overhead = overhead
-        self.dice_set = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
+        self.all_colors = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
+        self.dice_set = self.all_colors.restricted(dice_colors)
         self.proposer_side = PROPOSER_SIDE
         self.heat_threshold = self.model.heat_threshold or HEAT_THRESHOLD
         self.reject_threshold = self.model.reject_threshold or REJECT_THRESHOLD
         self.value_threshold = self.model.value_threshold or VALUE_THRESHOLD
+
+    def use_colors(self, dice_colors: Collection[str]) -> list[str]:
+        """Name dice only by these colours from now on (a new game's set; none: every colour
+        of the dice-set file or palette). Returns the colours that have no reference (neither
+        the file nor the palette names them): those are left out, and dice of that colour go
+        unnamed or take the nearest colour of the set (with none left, every colour is used)."""
+        default = DiceSet.default().colors
+        known = [c for c in dice_colors if c in self.all_colors.colors or c in default]
+        self.dice_set = self.all_colors.restricted(known)
+        return sorted({c for c in dice_colors if c not in known})
 
     def read(self, image_bgr: np.ndarray, table: list[tuple[int, int]] | None = None,
              size: float | None = None) -> Reading:

@@ -1,0 +1,189 @@
+"""Colour naming, per colour (issue 36): drawn dice of many looks under many lights, and byler's
+real photos where ../shared is present.
+
+    .venv/bin/python benchmarks/color_eval.py [--per 60] [--byler ../shared/datasets/byler]
+
+Each die is measured as the reader measures it (`colors.body_lab` on the face patch at the
+die's true place and size, white balance from the whole picture) and named:
+- default palette: drawn dice of every palette colour, opaque, translucent and marbled, on
+  four tables, under a colour cast of ±15 % per channel and exposure 0.75-1.2;
+- calibrated sets: three tables' own sets (translucent casino dice, ivory/white/yellow,
+  marbled and purple) measured as `calibrate-dice` does (a row of each colour three times, the
+  mean of each; the table's light),
+  then thrown under that light give or take 10 % exposure and 4 % cast;
+- byler (real photos, colours from benchmarks/byler_colors.csv): the default palette, and a
+  set calibrated on the even photos (the median body of each colour), named on the odd ones.
+A die not named (its colour unreadable) counts as wrong.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+from zonkcam.vision.colors import CALIBRATED_MAX_DISTANCE, DiceSet, body_lab, white_balance_gains
+from zonkcam.vision.colour_dice import DieLook, draw_look, lit
+from zonkcam.vision.faces import patch_at
+from zonkcam.vision.synthetic import background
+
+HERE = Path(__file__).resolve().parent
+BYLER = HERE.parent.parent / "shared" / "datasets" / "byler"
+TABLES = ("felt", "wood", "paper", "dark")
+PALETTE_NAME = {"navy": "blue", "plum": "purple"}  # byler's own names, as the palette has them
+DARK_PIPS = (25, 25, 25)
+WHITE = DieLook("white", (236, 236, 232), pip_rgb=DARK_PIPS)
+IVORY = DieLook("ivory", (236, 224, 196), pip_rgb=DARK_PIPS)
+PALETTE_LOOKS = [
+    WHITE, IVORY,
+    DieLook("yellow", (235, 205, 40), pip_rgb=DARK_PIPS), DieLook("orange", (235, 115, 30)),
+    DieLook("red", (190, 30, 40)), DieLook("red", (200, 20, 30), "translucent"),
+    DieLook("maroon", (110, 35, 50), "marbled", swirl_rgb=(60, 20, 30)), DieLook("pink", (240, 125, 170)),
+    DieLook("purple", (95, 45, 130)), DieLook("purple", (120, 40, 170), "translucent"),
+    DieLook("blue", (35, 70, 170)), DieLook("blue", (20, 60, 200), "translucent"),
+    DieLook("teal", (20, 130, 125)), DieLook("green", (40, 140, 70)),
+    DieLook("green", (30, 170, 70), "translucent"), DieLook("brown", (125, 80, 40), "marbled",
+                                                             swirl_rgb=(200, 160, 80)),
+    DieLook("grey", (140, 140, 140)), DieLook("black", (35, 35, 38)),
+]
+CALIBRATED_SETS = {  # a table, its light (BGR gains, exposure), its dice
+    "casino": ("felt", (1.0, 1.0, 1.0), 1.0, [
+        DieLook("red", (210, 20, 30), "translucent"), DieLook("blue", (20, 60, 210), "translucent"),
+        DieLook("green", (30, 170, 70), "translucent"), DieLook("purple", (120, 40, 170), "translucent"),
+        WHITE, DieLook("black", (35, 35, 38))]),
+    "ivory": ("wood", (0.9, 1.0, 1.1), 0.9, [  # a warm lamp
+        WHITE, IVORY,
+        DieLook("yellow", (235, 205, 40), pip_rgb=DARK_PIPS), DieLook("orange", (235, 115, 30)),
+        DieLook("red", (190, 30, 40)), DieLook("brown", (125, 80, 40), "marbled", swirl_rgb=(200, 160, 80))]),
+    "marbled": ("dark", (1.1, 1.0, 0.92), 1.1, [  # a cool light on a dark tray
+        DieLook("purple", (95, 45, 130), "marbled", swirl_rgb=(230, 230, 230)),
+        DieLook("blue", (35, 70, 170), "marbled", swirl_rgb=(20, 20, 20)),
+        DieLook("pink", (240, 125, 170)),
+        DieLook("teal", (20, 130, 125), "marbled", swirl_rgb=(200, 230, 220)),
+        DieLook("grey", (140, 140, 140)), DieLook("maroon", (110, 35, 50), "translucent")]),
+}
+
+
+def throw(rng: np.random.Generator, looks: list[DieLook], table: str, gains: tuple[float, ...],
+          exposure: float, size: float) -> tuple[np.ndarray, list[tuple[DieLook, float, float]]]:
+    """One picture of `looks` in a row (apart, turned at random) and where each lies."""
+    w, h = int(size * 1.7 * len(looks) + size), int(size * 2.6)
+    image = background(rng, w, h, table)
+    placed = []
+    for i, look in enumerate(looks):
+        cx, cy = size + i * 1.7 * size + rng.uniform(-0.2, 0.2) * size, h / 2 + rng.uniform(-0.3, 0.3) * size
+        draw_look(image, look, int(rng.integers(1, 7)), cx, cy, size, rng.uniform(0, 90), rng)
+        placed.append((look, cx, cy))
+    return lit(image, gains, exposure, rng), placed
+
+
+def measured(image: np.ndarray, placed, size: float) -> list[tuple[str, np.ndarray]]:
+    gains = white_balance_gains(image)
+    return [(look.name, body_lab(patch_at(image, cx, cy, size), gains)) for look, cx, cy in placed]
+
+
+def tally(rows: list[tuple[str, str, str | None]]) -> dict[str, tuple[int, int, Counter]]:
+    out: dict[str, tuple[int, int, Counter]] = {}
+    for key, truth, got in rows:
+        n, ok, wrong = out.get(key, (0, 0, Counter()))
+        out[key] = (n + 1, ok + (got == truth), wrong + (Counter() if got == truth else Counter([got])))
+    return out
+
+
+def report(title: str, rows: list[tuple[str, str, str | None]]) -> None:
+    t = tally(rows)
+    n, ok = sum(v[0] for v in t.values()), sum(v[1] for v in t.values())
+    print(f"\n{title}: {ok}/{n} = {ok / max(n, 1):.3f}")
+    for key, (k, right, wrong) in sorted(t.items()):
+        misses = ", ".join(f"{name or 'unnamed'} {c}" for name, c in wrong.most_common(3))
+        print(f"  {key:24s} {right / k:.3f}  ({right}/{k}){'  ' + misses if misses else ''}")
+
+
+def drawn_default(per: int, seed: int) -> list[tuple[str, str, str | None]]:
+    rng = np.random.default_rng(seed)
+    palette, rows = DiceSet.default(), []
+    for _ in range(per // 3):
+        order = list(rng.permutation(len(PALETTE_LOOKS)))
+        for part in (order[:6], order[6:12], order[12:]):
+            looks = [PALETTE_LOOKS[i] for i in part]
+            size = float(rng.uniform(28, 70))
+            gains = tuple(float(g) for g in rng.uniform(0.85, 1.15, 3))
+            image, placed = throw(rng, looks, str(rng.choice(TABLES)), gains,
+                                  float(rng.uniform(0.75, 1.2)), size)
+            for (look, _, _), (truth, lab) in zip(placed, measured(image, placed, size), strict=True):
+                rows.append((f"{truth} ({look.look})", truth, palette.name_of(lab)[0]))
+    return rows
+
+
+def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for set_name, (table, gains, exposure, looks) in CALIBRATED_SETS.items():
+        size = 48.0  # calibrate-dice's row: each colour's die three times (red,red,red,...)
+        image, placed = throw(rng, [x for x in looks for _ in range(3)], table, gains, exposure, size)
+        samples = defaultdict(list)
+        for name, lab in measured(image, placed, size):
+            samples[name].append(lab)
+        refs = {name: tuple(float(v) for v in np.mean(labs, 0)) for name, labs in samples.items()}
+        dice_set = DiceSet(set_name, refs, CALIBRATED_MAX_DISTANCE)
+        for _ in range(per):
+            shuffled = [looks[i] for i in rng.permutation(len(looks))]
+            size = float(rng.uniform(28, 70))
+            g = tuple(float(x) * float(rng.uniform(0.96, 1.04)) for x in gains)
+            image, placed = throw(rng, shuffled, table, g, exposure * float(rng.uniform(0.9, 1.1)), size)
+            for (look, _, _), (truth, lab) in zip(placed, measured(image, placed, size), strict=True):
+                rows.append((f"{set_name}: {truth} ({look.look})", truth, dice_set.name_of(lab)[0]))
+    return rows
+
+
+def byler(root: Path) -> tuple[list, list] | None:
+    labels = HERE / "byler_colors.csv"
+    if not (root / "train" / "images").is_dir():
+        return None
+    wanted: dict[str, dict[int, str]] = defaultdict(dict)
+    with labels.open() as f:
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
+            wanted[row["image"]][int(row["line"])] = row["color"]
+    found = []  # (image number, colour, body Lab)
+    for k, (stem, colours) in enumerate(sorted(wanted.items())):
+        image = cv2.imread(str(root / "train" / "images" / f"{stem}.jpg"))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        gains = white_balance_gains(image)
+        lines = (root / "train" / "labels" / f"{stem}.txt").read_text().split("\n")
+        for i, colour in colours.items():
+            _, cx, cy, bw, bh = (float(v) for v in lines[i].split())
+            size = 0.85 * max(bw * w, bh * h)  # the label box holds the die's sides too
+            found.append((k, colour, body_lab(patch_at(image, cx * w, cy * h, size), gains)))
+    palette = DiceSet.default()
+    default_rows = [(c, PALETTE_NAME.get(c, c), palette.name_of(lab)[0]) for _, c, lab in found]
+    refs = {c: tuple(float(v) for v in np.median([lab for k, cc, lab in found if cc == c and k % 2 == 0], 0))
+            for c in sorted({c for _, c, _ in found})}
+    calibrated = DiceSet("byler", refs, CALIBRATED_MAX_DISTANCE)
+    calibrated_rows = [(c, c, calibrated.name_of(lab)[0]) for k, c, lab in found if k % 2 == 1]
+    return default_rows, calibrated_rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--per", type=int, default=60, help="drawn dice per colour and look")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--byler", type=Path, default=BYLER)
+    a = ap.parse_args()
+    report("drawn, default palette (any light)", drawn_default(a.per, a.seed))
+    report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
+    real = byler(a.byler)
+    if real is None:
+        print(f"\nbyler: skipped ({a.byler} not found)", file=sys.stderr)
+        return 0
+    report("byler photos, default palette", real[0])
+    report("byler photos, calibrated on the even photos, named on the odd", real[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Naming a die's colour from the set in play (issue 36): the body, not the pips or the table;
+ivory, white and yellow apart; translucent dice; never a colour outside the set."""
+import numpy as np
+import pytest
+from zonkcam.vision.colors import (
+    DEFAULT_RGB,
+    SIX,
+    DiceSet,
+    DiceSetError,
+    body_lab,
+    rgb_to_lab,
+    white_balance_gains,
+)
+from zonkcam.vision.colour_dice import DieLook, draw_look
+from zonkcam.vision.faces import patch_at
+from zonkcam.vision.synthetic import background
+
+DARK = (25, 25, 25)
+
+
+def named(look: DieLook, dice_set: DiceSet, seed: int = 0, table: str = "felt",
+          size: float = 56, white_card: bool = False) -> list[str | None]:
+    """The names of one die of `look` thrown 6 times (every face) on `table`; `white_card`: a
+    white thing in view (a white die's pips, a card) for the white balance to go by."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for value in range(1, 7):
+        img = background(rng, 200, 200, table)
+        if white_card:
+            img[:30, :30] = 245
+        draw_look(img, look, value, 100, 100, size, rng.uniform(0, 90), rng)
+        out.append(dice_set.name_of(body_lab(patch_at(img, 100, 100, size),
+                                             white_balance_gains(img)))[0])
+    return out
+
+
+def test_the_palette_goes_beyond_six_colours_and_keeps_them():
+    assert set(SIX) < set(DEFAULT_RGB)
+    assert {"purple", "orange", "pink", "ivory", "grey", "brown", "teal"} <= set(DEFAULT_RGB)
+    palette = DiceSet.default()
+    for name, rgb in DEFAULT_RGB.items():  # each reference is named as itself
+        assert palette.name_of(rgb_to_lab(rgb))[0] == name
+
+
+@pytest.mark.parametrize(("name", "rgb"), [
+    ("white", (236, 236, 232)), ("ivory", (236, 224, 196)), ("yellow", (235, 205, 40))])
+def test_ivory_white_and_yellow_are_told_apart(name, rgb):
+    # something white in view: an ivory die alone is the picture's white, balanced to white
+    assert named(DieLook(name, rgb, pip_rgb=DARK), DiceSet.default(), table="paper",
+                 white_card=True) == [name] * 6
+
+
+@pytest.mark.parametrize(("name", "rgb"), [("red", (200, 20, 30)), ("blue", (20, 60, 200))])
+def test_translucent_dice_are_named_by_their_body_not_black_or_white(name, rgb):
+    """A translucent die: the table's light through the dye, darker in the middle, glare and
+    the other faces' pips seen through (issue 36: named black or white before)."""
+    for table in ("felt", "paper"):
+        assert named(DieLook(name, rgb, "translucent"), DiceSet.default(), table=table) == [name] * 6
+
+
+def test_the_body_is_measured_not_the_pips():
+    # a six on a small die: the pips are a quarter of the inner face; the body is still black
+    look = DieLook("black", (35, 35, 38), pip_rgb=(240, 240, 240))
+    assert named(look, DiceSet.default(), table="paper", size=30) == ["black"] * 6
+
+
+def test_a_colour_outside_the_set_is_unreadable_never_another_name():
+    set_rgw = DiceSet.default().restricted(["red", "red", "green", "green", "white", "white"])
+    assert list(set_rgw.colors) == ["red", "green", "white"]
+    assert named(DieLook("red", (190, 30, 40)), set_rgw) == ["red"] * 6
+    assert named(DieLook("blue", (35, 70, 170)), set_rgw) == [None] * 6  # not green, not white
+    assert set_rgw.name_of(rgb_to_lab((35, 70, 170))) == (None, 0.0)
+
+
+def test_a_calibrated_set_keeps_its_own_references_and_borrows_the_palette(tmp_path):
+    mine = DiceSet("mine", {"red": (90.0, 176.0, 161.0), "ivory": (230.0, 128.0, 145.0)})
+    both = mine.restricted(["ivory", "blue"])
+    assert both.colors["ivory"] == (230.0, 128.0, 145.0)
+    assert both.colors["blue"] == DiceSet.default().colors["blue"]
+    with pytest.raises(DiceSetError, match="no reference colour for 'gold'"):
+        mine.restricted(["red", "gold"])
+    assert mine.restricted([]) is mine
+
+
+def test_reader_names_only_the_set_in_play():
+    from zonkcam.vision.read import Reader
+    from zonkcam.vision.synthetic import render_scene
+
+    reader = Reader(dice_colors=("red", "white"))
+    assert list(reader.dice_set.colors) == ["red", "white"]
+    image, _ = render_scene(np.random.default_rng(3), 480, 360, n=6,
+                            colors=("red", "white", "blue", "yellow"))
+    assert {d.color for d in reader.read(image).dice} <= {"red", "white", None}
+    assert reader.use_colors(("green", "gold")) == ["gold"]  # no reference: left out, said so
+    assert list(reader.dice_set.colors) == ["green"]
+    reader.use_colors(())
+    assert list(reader.dice_set.colors) == list(DEFAULT_RGB)
