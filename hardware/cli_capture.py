@@ -38,6 +38,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from zonkcam.models.captures import CaptureSet
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.model import ModelError
+    from zonkcam.vision.progress import Progress
     from zonkcam.vision.read import Reader
     from zonkcam.vision.stream import ThrowStream
     from zonkcam.vision.table import TableConfig, TableConfigError
@@ -65,6 +66,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                        1) from None
     stream = ThrowStream(reader, table)
     saved = flagged = 0
+    bar = Progress(args.throws, "capture", unit="throws", every=1)
     try:
         for frame in camera:
             event = stream.feed(frame.image, frame.t, full=camera.still)
@@ -77,14 +79,14 @@ def cmd_capture(args: argparse.Namespace) -> int:
             saved += 1
             unsure = sum(d["flagged"] for d in captures.meta(name)["dice"])
             flagged += unsure
-            print(f"\r{saved} throws saved, {flagged} dice flagged for review", end="", file=sys.stderr)
+            bar.step(f"{flagged} dice flagged for review")
             if args.throws and saved >= args.throws:
                 break
     except CameraError as exc:
         raise CliError(str(exc), 1) from None
     finally:
         camera.close()
-        print(file=sys.stderr)
+        bar.close()
     print(f"{saved} throws saved in {args.out}, {flagged} dice flagged for review")
     if not saved and Path(args.camera).is_dir():
         print(f"(a folder of separate photos? `zonkcam capture --stills {args.camera}` saves each "

@@ -1,21 +1,7 @@
-"""A one-line progress bar on stderr, for the long CPU training runs."""
+"""The progress bar of the long CPU training runs: `zonkcam.vision.progress.Progress` (tqdm in a
+terminal, plain lines in a log), kept importable from here for models' modules."""
 from __future__ import annotations
 
-import sys
-import time
+from zonkcam.vision.progress import Progress
 
-
-class Progress:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, total: int, label: str) -> None:
-        self.total, self.label, self.start, self.n = total, label, time.time(), 0
-
-    def step(self, note: str = "") -> None:
-        self.n += 1
-        done = self.n / self.total
-        bar = "#" * int(30 * done)
-        eta = (time.time() - self.start) / done * (1 - done)
-        end = "\n" if self.n == self.total else ""
-        print(f"\r{self.label} [{bar:<30}] {self.n}/{self.total} eta {eta:4.0f}s {note}",
-              end=end, file=sys.stderr, flush=True)
+__all__ = ["Progress"]

@@ -137,7 +137,7 @@ def test_eval_on_a_drawn_yolo_folder(tmp_path, capsys):
     s = json.loads(out.out)
     assert s["images"] == 4 and s["recall"] >= 0.7 and s["value_accuracy"] >= 0.4
     assert len(s["confusion"]) == 6 and s["read_decode_ratio_median"] > 0
-    assert "eval 4/4" in out.err
+    assert "eval: 4/4 pictures  P " in out.err and "\r" not in out.err  # a log
 
 
 def test_calibrate_names_dice_left_to_right():

@@ -9,13 +9,13 @@ encoded bytes are both measured in this run, so their ratio compares like with l
 """
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 from zonkcam.vision.dice import Die
+from zonkcam.vision.progress import Progress
 
 # Label sizes (longest side, px) the figures are also broken down by: where the dice are missed.
 SIZE_BINS = (0, 30, 45, 70, 130, 100_000)
@@ -117,24 +117,29 @@ def run(items: Iterable, read: Callable, decode: Callable, total: int,
         progress: bool = True) -> Tally:
     """Evaluate `read(image) -> Reading` over labelled items (`.image` path, `.dice` labels)."""
     tally = Tally()
+    bar = Progress(total, "eval", unit="pictures") if progress else None
     for n, item in enumerate(items, 1):
-        try:
-            data = item.image.read_bytes()
-            t0 = time.perf_counter()
-            image = decode(item.image, data)
-        except Exception as exc:  # a missing or corrupt file in a dataset: count it, go on
-            tally.failures.append(f"{item.image}: {exc}")
-            continue
-        tally.decode_ms.append((time.perf_counter() - t0) * 1000)
-        reading = read(image)
-        tally.read_ms.append(reading.elapsed_ms)
-        tally.add(reading.dice, item.dice, reading.width, reading.height)
-        if progress and (n % 25 == 0 or n == total):
-            s = tally.summary()
-            print(f"\reval {n}/{total}  P {s['precision']}  R {s['recall']}  "
-                  f"value {s['value_accuracy']}", end="\n" if n == total else "",
-                  file=sys.stderr, flush=True)
+        _add(tally, item, read, decode)
+        if bar is not None:  # the figures so far, now and then
+            s = tally.summary() if n % 25 == 0 or n == total else None
+            bar.step(f"P {s['precision']}  R {s['recall']}  value {s['value_accuracy']}" if s else "")
+    if bar is not None:
+        bar.close()
     return tally
+
+
+def _add(tally: Tally, item, read: Callable, decode: Callable) -> None:
+    try:
+        data = item.image.read_bytes()
+        t0 = time.perf_counter()
+        image = decode(item.image, data)
+    except Exception as exc:  # a missing or corrupt file in a dataset: count it, go on
+        tally.failures.append(f"{item.image}: {exc}")
+        return
+    tally.decode_ms.append((time.perf_counter() - t0) * 1000)
+    reading = read(image)
+    tally.read_ms.append(reading.elapsed_ms)
+    tally.add(reading.dice, item.dice, reading.width, reading.height)
 
 
 def format_summary(s: dict) -> str:
