@@ -12,7 +12,11 @@ a 1 at 0.95) must not be trusted, so they go through the second round like any u
 
 Crops are cut exactly as the reader cuts them (`vision.faces`). Frames are split by a fixed seed:
 a held-back part never trained on (old and new model are both scored on it), a validation part
-for early stopping, the rest trained on.
+for early stopping, the rest trained on. A small capture (a few phone photos, under
+`SMALL_CAPTURE` frames) is not cut in half: it is folded (`FOLDS`, by the same fixed seed); each
+fold's model trains on the other folds, relabels its own fold's unverified dice and is scored on
+its verified ones (the held-back figure, out of fold), and the model written trains on every
+frame. Early stopping then watches drawn dice kept out of training (forgetting).
 When some frames are verified, training runs twice: first on verified dice only, then that
 model relabels the unverified dice (kept when it is sure) and training goes on with them too, so
 a few corrections teach a whole capture without the old model's misreads leaking in.
@@ -34,6 +38,7 @@ training rounds and the job's steps.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
@@ -46,7 +51,7 @@ import cv2
 import numpy as np
 from zonkcam.models.base_data import base_data_for
 from zonkcam.models.crops import die_patches, grey, reader_crops, reject_patches
-from zonkcam.models.frames import CapturedFrame, LabelledDie, load_frames, split_frames
+from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie, load_frames, split_frames
 from zonkcam.models.onnx_io import OnnxClassifier, twin_error
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize
 from zonkcam.models.train_extra import TRAIN_EXTRA, TrainError, need_torch
@@ -67,6 +72,8 @@ PSEUDO_CONFIDENCE = 0.9  # an unverified die joins round two when the round-one 
 # its held-back dice 0.995-1.000 over four seeds, the star one as low as 0.24 sure; with 3,
 # 1.000 over three seeds and the star one at least 0.65 sure.
 VERIFIED_WEIGHT = 3
+SMALL_CAPTURE = 40  # fewer frames than this are folded, not split: every frame is trained on
+FOLDS = 3
 
 
 @dataclass
@@ -107,6 +114,7 @@ class _Data:
     held_p: np.ndarray
     held_dice: list[LabelledDie]
     val_set: tuple[np.ndarray, np.ndarray]  # reader crops of validation dice and rejects, labels
+    folds: list[list[CapturedFrame]]  # a small capture's folds (then `held` and `val` are empty)
     verified_p: np.ndarray
     verified_dice: list[LabelledDie]
     rest_p: np.ndarray  # the training frames' unverified dice (some have no value)
@@ -133,19 +141,26 @@ def finetune(cfg: FinetuneConfig) -> dict:
     before = _score(start.model, data, start)
     twin = start.spec.twin()
     t_train = time.time()
-    history, pseudo = _train_rounds(twin, data, cfg, start)
+    if data.folds:
+        history, pseudo, out_of_fold = _train_folds(twin, data, cfg, start)
+    else:
+        history, pseudo = _train_rounds(twin, data, cfg, start)
     train_s = time.time() - t_train
     model_path = _write_model(twin, start, out, cfg, data.fit)
     after = _score(DiceModel(model_path), data, start)
+    if data.folds:  # the model written saw every frame: its figure on the table's dice is its folds'
+        after["held_back"] = _round(out_of_fold)
     better = (after["held_back"] or 0) >= (before["held_back"] or 0) and \
         (after["base"] or 0) >= (before["base"] or 0) - 0.01
     metrics = {
         "base_model": str(start.path), "datasets": [str(d) for d in cfg.datasets], "seed": cfg.seed,
-        "frames": {"train": len(data.fit), "validation": len(data.val), "held_back": len(data.held)},
+        "frames": {"train": len(data.fit), "validation": len(data.val), "held_back": len(data.held),
+                   "folds": len(data.folds)},
         "dice": {"verified": len(data.verified_dice), "unverified": len(data.rest_dice),
                  "pseudo_labelled": pseudo, "held_back": len(data.held_dice),
                  "rejects": len(data.rejects)},
-        "held_back_labels": "verified" if any(f.verified for f in data.held) else "recognizer (unreviewed)",
+        "held_back_labels": (f"verified, out of fold ({len(data.folds)} folds)" if data.folds else "verified"
+                             if any(f.verified for f in data.held) else "recognizer (unreviewed)"),
         "held_back_frames": sorted(f.key for f in data.held),
         "base_data": data.base_kind, "base_eval_dice": int((data.base_eval[1] > 0).sum()),
         "before": before, "after": after, "not_worse": better,
@@ -200,7 +215,12 @@ def _captured_data(cfg: FinetuneConfig, crop: tuple[int, float]) -> _Data:
     frames = [f for d in cfg.datasets for f in load_frames(Path(d))]
     if not any(d.value is not None for f in frames for d in f.dice):
         raise TrainError("the datasets hold no labelled dice")
-    held, val, fit = split_frames(frames)
+    folds = fold_frames(frames, FOLDS) if len(frames) < SMALL_CAPTURE else []
+    if sum(any(f.verified for f in fold) for fold in folds) < FOLDS:
+        folds = []  # too few reviewed frames to score each fold: split as a big capture is
+    held, val, fit = ([], [], frames) if folds else split_frames(frames)
+    if folds:  # every verified die is scored: by the old model as it is, by the new out of fold
+        held = [f for f in frames if f.verified]
     rng = np.random.default_rng(cfg.seed)
     held_p, held_dice, _ = die_patches(held, _trusted(held))
     val_p, val_dice, _ = die_patches(val, _trusted(val))
@@ -212,10 +232,19 @@ def _captured_data(cfg: FinetuneConfig, crop: tuple[int, float]) -> _Data:
                               ).astype(np.int64))
     n_captured = len(verified_dice) + len(rest_dice)
     base_kind, base_train, base_eval = base_data_for(cfg.base, max(cfg.base_dice, n_captured), rng)
-    print(f"data: {len(frames)} frames ({len(fit)} train, {len(val)} validation, {len(held)} held back); "
-          f"{len(verified_dice)} verified and {len(rest_dice)} unverified training dice; base data: "
-          f"{base_kind}, {len(base_train[1])} crops", file=sys.stderr)
-    return _Data(frames, held, val, fit, held_p, held_dice, val_set, verified_p, verified_dice,
+    if folds:  # early stopping watches base dice kept out of training, and rejects
+        n_val = max(1, len(base_train[1]) // 5)
+        (base_p, base_y), base_train = (base_train[0][-n_val:], base_train[1][-n_val:]), \
+            (base_train[0][:-n_val], base_train[1][:-n_val])
+        val_set = (reader_crops(base_p, *crop), base_y.astype(np.int64))
+        print(f"data: {len(frames)} frames, all trained on, in {len(folds)} folds (each fold's model "
+              f"scores its verified dice); {len(verified_dice)} verified and {len(rest_dice)} unverified "
+              f"dice; base data: {base_kind}, {len(base_train[1])} crops", file=sys.stderr)
+    else:
+        print(f"data: {len(frames)} frames ({len(fit)} train, {len(val)} validation, {len(held)} held "
+              f"back); {len(verified_dice)} verified and {len(rest_dice)} unverified training dice; base "
+              f"data: {base_kind}, {len(base_train[1])} crops", file=sys.stderr)
+    return _Data(frames, held, val, fit, held_p, held_dice, val_set, folds, verified_p, verified_dice,
                  rest_p, rest_dice, rejects, base_kind, base_train, base_eval)
 
 
@@ -256,14 +285,66 @@ def _train_rounds(twin, data: _Data, cfg: FinetuneConfig, start: _Start) -> tupl
     return history, pseudo
 
 
+def fold_frames(frames: list[CapturedFrame], k: int, seed: int = SPLIT_SEED) -> list[list[CapturedFrame]]:
+    """`k` folds by frame, verified frames dealt out first so each fold gets its share; the order
+    depends only on names."""
+    folds: list[list[CapturedFrame]] = [[] for _ in range(k)]
+    i = 0
+    for part in ([f for f in frames if f.verified], [f for f in frames if not f.verified]):
+        for f in sorted(part, key=lambda f: hashlib.sha1(f"{seed}:{f.key}".encode()).hexdigest()):
+            folds[i % k].append(f)
+            i += 1
+    return folds
+
+
+def _train_folds(twin, data: _Data, cfg: FinetuneConfig, start: _Start
+                 ) -> tuple[list[dict], int, float | None]:
+    """A small capture: each fold's model trains on the other folds (their verified dice and the
+    recognizer's sure reads), is scored on its fold's verified dice and relabels its fold's
+    unverified ones it is sure of; then `twin` trains on every verified and relabelled die.
+    Returns the epochs' records, how many dice were relabelled, and the out-of-fold accuracy."""
+    history: list[dict] = []
+    right = scored = 0.0
+    relabel_p, relabel_y = [], []
+    for k, fold in enumerate(data.folds):
+        others = [f for j, part in enumerate(data.folds) if j != k for f in part]
+        ver_p, ver_dice, _ = die_patches(others, lambda d: d.verified and d.value is not None)
+        sure_p, sure_dice, _ = die_patches(others, lambda d: not d.verified and d.confident
+                                           and d.value is not None)
+        fold_twin = start.spec.twin()
+        history += _train_round(fold_twin, np.concatenate([ver_p, sure_p]),
+                                [d.value for d in ver_dice + sure_dice], data, cfg, start,
+                                f"fold {k + 1}/{len(data.folds)}", 1e-3, n_verified=len(ver_dice))
+        held_p, held_dice, _ = die_patches(fold, lambda d: d.verified and d.value is not None)
+        if held_dice:
+            acc = value_accuracy(predict(fold_twin, reader_crops(held_p, *start.crop)),
+                                 np.array([d.value for d in held_dice]), *start.thresholds)
+            right, scored = right + (acc or 0) * len(held_dice), scored + len(held_dice)
+        un_p, _, _ = die_patches(fold, lambda d: not d.verified)
+        if len(un_p):
+            probs = predict(fold_twin, reader_crops(un_p, *start.crop))
+            values = np.argmax(probs[:, 1:], 1) + 1
+            sure = (probs[np.arange(len(values)), values] >= PSEUDO_CONFIDENCE) & (probs[:, 0] < 0.5)
+            relabel_p.append(un_p[sure])
+            relabel_y += values[sure].tolist()
+    pseudo = len(relabel_y)
+    print(f"all frames: {len(data.verified_dice)} verified dice and {pseudo} of {len(data.rest_dice)} "
+          "unverified relabelled by their fold's model", file=sys.stderr)
+    history += _train_round(twin, np.concatenate([data.verified_p, *relabel_p]),
+                            [d.value for d in data.verified_dice] + relabel_y, data, cfg, start,
+                            "train (all frames)", 1e-3)
+    return history, pseudo, (right / scored if scored else None)
+
+
 def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: FinetuneConfig,
-                 start: _Start, label: str, lr: float) -> list[dict]:
-    """Train `twin` on the table's dice `pos_p` (the verified ones first), the rejects and the
-    base data; returns the epochs' records."""
+                 start: _Start, label: str, lr: float, n_verified: int | None = None) -> list[dict]:
+    """Train `twin` on the table's dice `pos_p` (the `n_verified` verified ones first; default:
+    the data's), the rejects and the base data; returns the epochs' records."""
     # a few verified dice must not drown in the base data: repeat the table's dice (each repeat
     # is augmented afresh) until they are about as many as the base crops, the verified ones
     # VERIFIED_WEIGHT times as often
-    weight = np.where(np.arange(len(pos_y)) < len(data.verified_dice), VERIFIED_WEIGHT, 1)
+    n_verified = len(data.verified_dice) if n_verified is None else n_verified
+    weight = np.where(np.arange(len(pos_y)) < n_verified, VERIFIED_WEIGHT, 1)
     reps = weight * max(1, round(len(data.base_train[1]) / max(1, int(weight.sum()))))
     patches = np.concatenate([np.repeat(pos_p, reps, 0), data.rejects, data.base_train[0]])
     labels = np.concatenate([np.repeat(np.array(pos_y, np.int64), reps),
@@ -318,6 +399,13 @@ def _summary(m: dict) -> dict:
             "base_before": m["before"]["base"], "base_after": m["after"]["base"]}
 
 
+def _folds_note(m: dict) -> str:
+    if not m["frames"].get("folds"):
+        return "; never trained on"
+    return ("; a small capture: every frame trained on, the held-back figure is each fold's model "
+            "on its own fold, trained on the others")
+
+
 def model_card(m: dict) -> str:
     pct = lambda x: "n/a" if x is None else f"{100 * x:.1f}%"  # noqa: E731
     b, a = m["before"], m["after"]
@@ -328,7 +416,7 @@ captured dice; the proposer, metadata and thresholds are the base model's, uncha
 
 - Datasets: {', '.join(m['datasets'])}
 - Frames: {m['frames']['train']} trained on, {m['frames']['validation']} validation (early stopping),
-  {m['frames']['held_back']} held back (never trained on; labels: {m['held_back_labels']})
+  {m['frames']['held_back']} held back (labels: {m['held_back_labels']}{_folds_note(m)})
 - Dice: {m['dice']['verified']} verified, {m['dice']['unverified']} unverified
   ({m['dice']['pseudo_labelled']} relabelled by the first round), {m['dice']['rejects']} reject views
 - Base data mixed in against forgetting: {m['base_data']}

@@ -125,3 +125,13 @@ def test_the_twin_reproduces_the_onnx_classifier_and_the_export_keeps_the_propos
     meta = {p.key: p.value for p in after.metadata_props}
     assert meta["finetuned_from"] == "test"
     assert float(meta["value_threshold"]) == old.value_threshold  # thresholds kept
+
+
+def test_a_small_capture_is_folded_with_its_verified_frames_dealt_out():
+    from zonkcam.models.finetune import fold_frames
+
+    folds = fold_frames(frames(10, verified_every=3), 3)  # 4 verified frames of 10
+    assert sorted(f.key for fold in folds for f in fold) == [f.key for f in frames(10)]
+    assert sorted(sum(f.verified for f in fold) for fold in folds) == [1, 1, 2]
+    again = fold_frames(list(reversed(frames(10, verified_every=3))), 3)
+    assert [[f.key for f in fold] for fold in again] == [[f.key for f in fold] for fold in folds]
