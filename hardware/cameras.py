@@ -509,17 +509,28 @@ def open_camera(spec: str, fps: float | None = None, realtime: bool = True,
     return Reconnecting(opener) if spec == "pi" or spec.startswith("usb:") else opener()
 
 
+def pi_cameras() -> list[dict]:
+    """The Raspberry Pi cameras libcamera lists (not USB cameras it also handles), without
+    opening one: asked before every start, so no settling or autofocus is spent on it."""
+    from picamera2 import Picamera2
+
+    try:
+        cameras = Picamera2.global_camera_info()
+    except Exception as exc:  # libcamera could not enumerate (camera stack broken)
+        log.warning("pi: libcamera could not list cameras (%s)", exc)
+        return []
+    return [c for c in cameras if "usb" not in str(c.get("Id", "")).lower()]
+
+
 def detect_camera() -> str:
     """The camera `zonkcam play` uses when none is named: a Pi camera, a USB camera, or the
     demo when neither is attached. On a Raspberry Pi whose Python cannot import picamera2,
     that is said (with the fix), never passed over in silence."""
     problem = picamera2_problem()
     if problem is None:
-        try:
-            PiCamera().close()
+        if pi_cameras():
             return "pi"
-        except CameraError as exc:
-            log.info("no Pi camera: %s", exc)
+        log.info("no Pi camera attached (libcamera lists none)")
     elif on_raspberry_pi():
         log.warning("this is a Raspberry Pi, but %s. Looking for a USB camera instead, then the "
                     "demo", problem)

@@ -26,6 +26,10 @@ class FakePicamera2:
     takes_sensor = True  # picamera2 with the `sensor=` configuration (0.3.13 and later)
     frames_left: int | None = None  # then capture_array raises KeyboardInterrupt (Ctrl-C)
 
+    @classmethod
+    def global_camera_info(cls) -> list[dict]:
+        return [{"Model": cls.model, "Id": f"/base/axi/pcie@120000/rp1/i2c@88000/{cls.model}@1a"}]
+
     def __init__(self) -> None:
         self.controls: list[dict] = []
         self.events: list[str] = []
@@ -253,3 +257,17 @@ def test_the_calibrate_dice_picture_is_taken_as_play_sees_the_table(picamera2, t
     assert pi_still.main(["-o", str(tmp_path / "row.gif")]) == 2
     err = capsys.readouterr().err
     assert "cannot read table file" in err and "expected pi or usb:N" in err and ".jpg or .png" in err
+
+
+def test_a_pi_camera_is_detected_without_being_started(picamera2, monkeypatch):
+    FakePicamera2.last = None
+    assert cameras.detect_camera() == "pi"
+    assert FakePicamera2.last is None  # listed by libcamera, not opened: no settle, no autofocus
+    usb_only = [{"Model": "HD Webcam C525", "Id": "/base/scb/pcie@7d500000/usb@1,0-1.2:1.0-046d:0826"}]
+    monkeypatch.setattr(FakePicamera2, "global_camera_info", classmethod(lambda cls: usb_only))
+
+    def no_usb(index):
+        raise cameras.CameraError(f"usb:{index}: no camera at index {index}")
+
+    monkeypatch.setattr(cameras, "UsbCamera", no_usb)
+    assert cameras.detect_camera() == "demo"  # a USB camera libcamera lists is not a Pi camera
