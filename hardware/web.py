@@ -23,14 +23,16 @@ from importlib import resources
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 LOCAL_HOSTS = {"127.0.0.1", "::1"}
 KEEPALIVE_S = 15.0
+SEND_TIMEOUT_S = 30.0  # a page that takes no data for this long is gone
 MAX_BODY = 16_384  # bytes of one action: the largest real one is a few hundred
 MAX_STREAMS = 64  # open event streams (pages), well under the 1,024 files a service may hold
 
@@ -312,20 +314,20 @@ class Kiosk:
         if self.hub.subscribers >= MAX_STREAMS:  # each holds a connection: keep some for the kiosk
             return JSONResponse({"error": "too many pages open"}, status_code=503)
 
-        async def stream() -> AsyncIterator[str]:
-            yield f"event: state\ndata: {json.dumps(self.with_access(self.table.state(), request))}\n\n"
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            yield {"event": "state", "data": json.dumps(self.with_access(self.table.state(), request))}
             async for kind, data in self.hub.subscribe():
-                if await request.is_disconnected():
-                    break
-                if kind == "keepalive":
-                    yield ": keepalive\n\n"
+                if kind == "keepalive":  # sse-starlette sends its own pings
                     continue
                 if kind == "state":
                     data = self.with_access(data, request)
-                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+                yield {"event": kind, "data": json.dumps(data)}
 
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        # sse-starlette: the framing, a ping every KEEPALIVE_S, a stream ended when its page
+        # goes or the server is stopped (at SIGTERM, not after uvicorn's graceful timeout), and
+        # a stalled page dropped after SEND_TIMEOUT_S.
+        return EventSourceResponse(stream(), ping=KEEPALIVE_S, send_timeout=SEND_TIMEOUT_S,
+                                   headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     async def stats(self, request: Request) -> Response:
         # Every game is replayed from its log: off the event loop.
