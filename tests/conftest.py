@@ -18,3 +18,18 @@ def browser():
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_personal_play_config(tmp_path_factory):
+    """`zonkcam play` reads $XDG_CONFIG_HOME/zonkcam/play.toml: the tests (and the servers they
+    start) never see the developer's own; a test that wants one sets it."""
+    import os
+
+    saved = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("xdg-config"))
+    yield
+    if saved is None:
+        os.environ.pop("XDG_CONFIG_HOME", None)
+    else:
+        os.environ["XDG_CONFIG_HOME"] = saved
