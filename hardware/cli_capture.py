@@ -101,6 +101,7 @@ def _capture_stills(args: argparse.Namespace) -> int:
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.imageio import ImageError
     from zonkcam.vision.model import ModelError
+    from zonkcam.vision.progress import Progress
     from zonkcam.vision.read import Reader
 
     if args.table or args.throws or args.fps:
@@ -117,10 +118,12 @@ def _capture_stills(args: argparse.Namespace) -> int:
         raise CliError(f"--out {args.out}: cannot make a dataset folder there ({exc.strerror})") from None
     saved = dice = flagged = 0
     unreadable: list[str] = []
-    for i, (path, image) in enumerate(stills(args.stills), 1):
+    bar = Progress(n_files, "capture", unit="photos")
+    for path, image in stills(args.stills):
         if isinstance(image, ImageError):
             unreadable.append(path.name)
             print(f"skipped {image}", file=sys.stderr)
+            bar.step()
             continue
         reading = reader.read(image)
         name = captures.add(image, reading.dice, model=str(model), rejected=reading.rejected)
@@ -129,8 +132,8 @@ def _capture_stills(args: argparse.Namespace) -> int:
         saved += 1
         dice += len(reading.dice)
         flagged += sum(d["flagged"] for d in meta["dice"])
-        print(f"{i}/{n_files} {path.name}: {len(reading.dice)} dice read, "
-              f"{len(meta['dice']) - len(reading.dice)} to look at", file=sys.stderr)
+        bar.step(f"{path.name}: {len(reading.dice)} dice read")
+    bar.close()
     if not saved:
         raise CliError(f"--stills {args.stills}: none of its {n_files} photos could be read", 1)
     skipped = f", {len(unreadable)} unreadable skipped" if unreadable else ""

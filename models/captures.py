@@ -146,6 +146,7 @@ class CaptureSet:
         frame's dice's median side), queued for its face first. Returns its index."""
         meta = self.meta(name)
         w, h = meta["size"]
+        x, y = float(x), float(y)
         if not (0 <= x < w and 0 <= y < h):
             raise CaptureError(f"({x:.0f}, {y:.0f}) is outside the {w}x{h} frame")
         sides = [max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1]) for d in meta["dice"]
