@@ -12,7 +12,7 @@ def run(capsys, *argv):
 
 
 def test_score_json_shape(capsys):
-    status, out, _ = run(capsys, "score", "-v", "wheaton", "1", "2", "3", "4", "5", "--json")
+    status, out, _ = run(capsys, "score", "--variant", "wheaton", "1", "2", "3", "4", "5", "--json")
     assert status == 0
     data = json.loads(out)
     assert data["variant"] == "wheaton" and data["zonk"] is False
