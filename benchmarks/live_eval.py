@@ -140,6 +140,13 @@ def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
     return crops
 
 
+def _seeds(text: str) -> set[int]:
+    try:
+        return {int(s) for s in text.split(",")}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of seeds: {text!r}") from None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -156,6 +163,9 @@ def main() -> int:
     parser.add_argument("--no-table", action="store_true",
                         help="no table file: the stream finds the region itself")
     parser.add_argument("--verbose", action="store_true", help="print each miss to stderr")
+    parser.add_argument("--only", type=_seeds, default=None, metavar="SEED,...",
+                        help="run only these games of the set (the faces are still cut as for "
+                             "the whole set, from --first-seed): one game's misses again")
     args = parser.parse_args()
     cv2.setNumThreads(1)
 
@@ -174,8 +184,11 @@ def main() -> int:
              if args.crops == "auto" and args.reader != "drawn" else None)
     total = Score()
     reads_ms: list[float] = []
-    for g in range(args.games):
-        sim = Simulation(config(args.first_seed + g, args.throws), crops=crops)
+    seeds = [args.first_seed + g for g in range(args.games)]
+    for g, seed in enumerate(seeds):
+        if args.only is not None and seed not in args.only:
+            continue
+        sim = Simulation(config(seed, args.throws), crops=crops)
         region = sim.truth["table"]
         table = None if args.no_table else \
             TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
@@ -200,6 +213,7 @@ def main() -> int:
                table="found by the stream" if args.no_table else "given",
                dice="rune55 held-out faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
+               only=sorted(args.only) if args.only else None,
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
                motion_fps_640x480=round(fps, 1))
     print(json.dumps(out))
