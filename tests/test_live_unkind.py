@@ -85,6 +85,24 @@ def test_two_fingertips_coming_in_one_after_another_by_the_edge_are_no_die_leavi
     assert got[-1].rolling and not got[-1].leaving
 
 
+
+def test_a_hand_shrunk_to_a_die_going_out_over_a_table_of_its_colour_is_no_die_leaving():
+    # the table round the tray is of the hand's colour: going out, the hand shows only over the
+    # tray, a die's size by the edge, never joined to it (seeds 63012 and 63016)
+    rng = np.random.default_rng(5)
+
+    def hand(y):
+        out = frame(rng)
+        if y is not None:  # a palm with its fingers curled round the dice it holds
+            cv2.circle(out, (320, y), 40, (120, 150, 205), -1)
+        out[:40] = (120, 150, 205)
+        return out
+
+    still = [hand(None) for _ in range(12)]
+    got = settles(still + [hand(200 - 10 * i) for i in range(24)] + still)
+    assert not got[-1].leaving
+
+
 def die(value, x, y):
     return Die(value, "white", 0.99, 0.9, (x - 15, y - 15, x + 15, y + 15), (x, y), 10.0, "ok")
 

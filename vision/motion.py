@@ -90,7 +90,7 @@ class RestDetector:
         self._rolling = False  # a run of `rolling_frames` seen since the last settle
         self._leaving = False  # a free die seen near the frame's edge since the last settle
         self._near_run = 0  # frames in a row with a free die nearing the frame's edge, up to now
-        self._near_gap = np.inf  # its distance from the edge in the last frame (small px)
+        self._near_gap = np.inf  # its box's distance from the edge in the last frame (small px)
         self._near_at: tuple[float, float] | None = None  # and its centre (small px)
         self._border: np.ndarray | None = None
         self.die_side: float | None = None  # the dice's side in the small image's pixels
@@ -154,8 +154,8 @@ class RestDetector:
         return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t, leaving)
 
     def _nearing(self, near: list[tuple[float, float, float]]) -> bool:
-        """Whether one of the free things `near` the frame's edge (centre x, y and distance
-        from the edge, small px) is the one nearest it in the last frame, moved no more than
+        """Whether one of the free things `near` the frame's edge (centre x, y and its box's
+        distance from the edge, small px) is the one nearest it in the last frame, moved no more than
         `track` die sides, and nearer the edge by half a pixel: one die leaving, not two
         things each in one frame (a hand's fingertips coming in one after another)."""
         last_at, last_gap = self._near_at, self._near_gap
@@ -182,8 +182,8 @@ class RestDetector:
     def _free_motion(self, cur: np.ndarray, motion: np.ndarray
                      ) -> tuple[bool, list[tuple[float, float, float]]]:
         """(something die-like moves that is not connected to the frame edge, the centre and
-        distance from the frame's edge of each such thing within `edge_reach` of it, in small
-        px).
+        its box's distance from the frame's edge of each such thing within `edge_reach` of it,
+        in small px).
 
         Objects are the union of what moved this frame and what differs from the scene at the
         last settle (the whole hand and arm, not only its moving fingertips). An object touching
@@ -226,6 +226,12 @@ class RestDetector:
         near = (x < reach) | (y < reach) | (x + w > labels.shape[1] - reach) | \
             (y + h > labels.shape[0] - reach)
         cx, cy = centroids[free & near].T
-        gap = np.minimum(np.minimum(cx, labels.shape[1] - cx), np.minimum(cy, labels.shape[0] - cy))
+        # how far its side nearest the frame's edge lies from it: a die rolling out moves that
+        # side on toward the edge; a hand going out over a part of the table of its colour,
+        # shown only where it covers the tray, shrinks to a die's size by a line that stays
+        # put (seeds 63012, 63016: a die leaving, and a phantom `spaz, lost`)
+        sel = free & near
+        gap = np.minimum(np.minimum(x[sel], labels.shape[1] - x[sel] - w[sel]),
+                         np.minimum(y[sel], labels.shape[0] - y[sel] - h[sel])).astype(float)
         return bool(free.any()), [(float(a), float(b), float(g)) for a, b, g in zip(cx, cy, gap,
                                                                                     strict=True)]
