@@ -351,7 +351,8 @@ def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: Fi
                              np.zeros(len(data.rejects), np.int64), data.base_train[1]])
     _, history = train_twin(twin, patches, labels, data.val_set, epochs=cfg.epochs, seed=cfg.seed,
                             lr=lr, patience=cfg.patience, thresholds=start.thresholds,
-                            crop=start.crop[0], margin=start.crop[1], label=label)
+                            crop=start.crop[0], margin=start.crop[1], label=label,
+                            guard_only=bool(data.folds))
     return history
 
 

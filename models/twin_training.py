@@ -16,6 +16,7 @@ from zonkcam.models.progress import Progress
 from zonkcam.models.train_extra import need_torch
 
 BATCH = 128
+GUARD = 0.01
 
 
 def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> float | None:
@@ -31,9 +32,12 @@ def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: 
 
 def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndarray, np.ndarray],
                *, epochs: int, seed: int, lr: float, patience: int, thresholds: tuple[float, float],
-               crop: int, margin: float, label: str) -> tuple[object, list[dict]]:
+               crop: int, margin: float, label: str, guard_only: bool = False) -> tuple[object, list[dict]]:
     """Fine-tune `twin` on augmented crops of `patches`; keep the epoch best on `val`
-    (reader-rule accuracy, then loss) and stop after `patience` epochs without progress."""
+    (reader-rule accuracy, then loss) and stop after `patience` epochs without progress.
+    `guard_only`: `val` holds no table dice, only a guard against forgetting (drawn dice): every
+    epoch runs and the last is kept, unless it reads `val` more than `GUARD` below the best
+    epoch (then that one is: the base dice's loss would favour the least-changed, first epochs)."""
     torch = need_torch()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -45,6 +49,7 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
     val_y = torch.from_numpy(val[1]) if len(val[1]) else None
     best, best_key, history, stale = None, None, [], 0
     bar = Progress(epochs * steps_per_epoch, label)
+    accs: list[float] = []
     for epoch in range(epochs):
         loss = _epoch(twin, patches, labels, rng, opt=opt, sched=sched, bar=bar, crop=crop, margin=margin)
         twin.eval()
@@ -53,13 +58,16 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
             acc, scores = _validate(twin, val_x, val_y, val[1], thresholds)
             record |= scores
             key = (acc or 0.0, -record["val_loss"])
+            accs.append(acc or 0.0)
+            if guard_only:
+                key = (float(accs[-1] >= max(accs) - GUARD), epoch)  # the latest within the guard
             if best_key is None or key > best_key:
                 best_key, stale = key, 0
                 best = {k: v.clone() for k, v in twin.state_dict().items()}
             else:
                 stale += 1
         history.append(record)
-        if val_x is not None and stale >= patience and epoch + 1 < epochs:
+        if val_x is not None and not guard_only and stale >= patience and epoch + 1 < epochs:
             print(f"\n{label}: early stop after epoch {epoch + 1} (no progress on validation)",
                   file=sys.stderr)
             break

@@ -1,0 +1,353 @@
+"""Teach zonkcam a new set from a few photos, and measure it on photos it was never taught (issue 37).
+
+The proxy of a table's own dice: real rune55 photos (`../shared/datasets/rune55`, held-out photo
+groups), or drawn tables without it, whose sixes get a painted emblem and whose ones a painted
+skull, pips covered by the die's own body colour, feathered, blurred and noised to sit in the
+photo. The loop is the user's: `zonkcam capture --stills` on the taught photos, a simulated
+person on the review queue (answers from the labels; every tap counted as the page needs it),
+`zonkcam train`, then the old and new model's whole recognizer on never-taught photos:
+
+- new faces (emblem sixes, skull ones) read right, of those in the photos;
+- pip faces (2-5) read right, on the same photos;
+- forgetting: plain dice (the same photo source, unpainted) read right, and drawn pip dice;
+- a person's review: dice to look at per photo, taps per photo.
+
+    .venv/bin/python benchmarks/teach_eval.py [--source rune55|drawn] [--teach 10] [--test 40]
+                                              [--epochs 8] [--seed 0] [--keep DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+RUNE55 = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "rune55"
+CUSTOM = (1, 6)  # the faces painted over: a skull for the one, an emblem for the six
+Truth = list[tuple[float, float, float, int]]  # (cx, cy, size, value) of each die in a photo
+
+
+@dataclass
+class Photo:
+    name: str
+    image: np.ndarray
+    truth: Truth
+
+
+# ------------------------------------------------------------------- painting the new faces
+
+def _pattern(value: int, side: int = 128) -> np.ndarray:
+    """The custom face's mark (255) on an upright face of `side` px (the face spans it)."""
+    canvas = np.zeros((side, side), np.uint8)
+
+    def pts(xy) -> np.ndarray:
+        return np.round((np.asarray(xy) + 0.5) * side * 16).astype(np.int32)
+
+    if value == 1:  # a skull: head, jaw; eyes, nose and teeth cut out
+        cv2.ellipse(canvas, (side // 2 * 16, round(0.45 * side * 16)), (round(0.27 * side * 16),
+                    round(0.25 * side * 16)), 0, 0, 360, 255, -1, cv2.LINE_AA, 4)
+        cv2.fillPoly(canvas, [pts([(-0.15, 0.05), (0.15, 0.05), (0.13, 0.3), (-0.13, 0.3)])], 255,
+                     cv2.LINE_AA, 4)
+        for ex in (-0.11, 0.11):
+            cv2.circle(canvas, tuple(pts((ex, -0.06))), round(0.075 * side * 16), 0, -1, cv2.LINE_AA, 4)
+        cv2.fillPoly(canvas, [pts([(0, 0.04), (0.04, 0.12), (-0.04, 0.12)])], 0, cv2.LINE_AA, 4)
+        for tx in (-0.07, 0.0, 0.07):
+            cv2.line(canvas, tuple(pts((tx, 0.2))), tuple(pts((tx, 0.3))), 0, max(1, side // 40),
+                     cv2.LINE_AA, 4)
+    else:  # an emblem: a shield with a star cut out
+        cv2.fillPoly(canvas, [pts([(-0.32, -0.33), (0.32, -0.33), (0.32, 0.02), (0, 0.36),
+                                   (-0.32, 0.02)])], 255, cv2.LINE_AA, 4)
+        k = np.arange(10)
+        r = np.where(k % 2 == 0, 0.2, 0.08)
+        t = -math.pi / 2 + k * math.pi / 5
+        cv2.fillPoly(canvas, [pts(np.stack([r * np.cos(t), r * np.sin(t) - 0.02], 1))], 0, cv2.LINE_AA, 4)
+    return canvas
+
+
+def paint_face(image: np.ndarray, cx: float, cy: float, box_side: float, value: int,
+               rng: np.random.Generator, angle: float | None = None, body: np.ndarray | None = None,
+               mark: np.ndarray | None = None) -> None:
+    """Paint the custom face over the die at (cx, cy) in place: pips covered in the body's colour,
+    the mark in the pips' colour, turned as the face is, feathered, blurred and noised. The face's
+    turn and colours are measured from the photo unless given (a drawn die's)."""
+    from zonkcam.vision.dice import box_growth
+    from zonkcam.vision.faces import face_angle, patch_at
+
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if angle is None:
+        angle = face_angle(patch_at(grey, cx, cy, box_side))
+    face = box_side / box_growth(angle) * 0.92  # the top face, a little inside the box
+    r = max(2, round(0.45 * face))
+    x0, y0 = max(0, round(cx) - r), max(0, round(cy) - r)
+    region = image[y0:round(cy) + r, x0:round(cx) + r].reshape(-1, 3).astype(np.float32)
+    if len(region) < 16:
+        return
+    if body is None or mark is None:
+        body = np.median(region, 0)
+        far = np.linalg.norm(region - body, axis=1)
+        mark = region[far >= np.quantile(far, 0.92)].mean(0)
+    # the upright face (side 128) -> the photo: turned by the face's angle, scaled to `face`
+    side = 128
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), -angle, face / side)
+    m[:, 2] += (cx - side / 2, cy - side / 2)
+    h, w = image.shape[:2]
+    cover = np.zeros((side, side), np.uint8)
+    cv2.rectangle(cover, (round(0.08 * side), round(0.08 * side)), (round(0.92 * side), round(0.92 * side)),
+                  255, -1)
+    feather = max(0.6, face / 40)
+    cover_w = cv2.GaussianBlur(cv2.warpAffine(cover, m, (w, h)).astype(np.float32) / 255, (0, 0), feather)
+    mark_w = cv2.GaussianBlur(cv2.warpAffine(_pattern(value, side), m, (w, h)).astype(np.float32) / 255,
+                              (0, 0), max(0.5, face / 70))
+    shade = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), max(1.0, face / 3))
+    shade /= max(1.0, float(np.median(shade[max(0, round(cy) - r):round(cy) + r,
+                                            max(0, round(cx) - r):round(cx) + r])))
+    paint = body[None, None, :] * np.clip(shade, 0.6, 1.4)[..., None]
+    paint = paint * (1 - mark_w[..., None]) + mark[None, None, :] * mark_w[..., None]
+    paint += rng.normal(0, 3, paint.shape)
+    out = image.astype(np.float32) * (1 - cover_w[..., None]) + paint * cover_w[..., None]
+    image[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
+def with_new_faces(image: np.ndarray, truth: Truth, rng: np.random.Generator) -> np.ndarray:
+    out = image.copy()
+    for cx, cy, size, value in truth:
+        if value in CUSTOM:
+            paint_face(out, cx, cy, size, value, rng)
+    return out
+
+
+# ------------------------------------------------------------------------------ the photos
+
+def rune55_photos(n_teach: int, n_test: int, seed: int) -> tuple[list[Photo], list[Photo], list[Photo]]:
+    """Taught and never-taught photos from rune55's held-out groups (whole groups apart: a group
+    holds copies of one photo), and plain photos of other groups (the forgetting check)."""
+    from zonkcam.models.rune55 import group_split
+
+    with open(RUNE55 / "groups.csv", newline="") as f:
+        groups = {row["file"]: row["group"] for row in csv.DictReader(f)}
+    by_group: dict[str, list] = {}
+    for item in group_split(RUNE55, "heldout"):
+        by_group.setdefault(groups[item.image.name], []).append(item)
+    rng = np.random.default_rng(seed)
+    order = [g for g in sorted(by_group, key=int)]
+    rng.shuffle(order)
+
+    def photo(item, paint: bool) -> Photo | None:
+        image = cv2.imread(str(item.image))
+        h, w = image.shape[:2]
+        truth = [(cx * w, cy * h, min(bw * w, bh * h), int(v)) for v, cx, cy, bw, bh in item.dice]
+        if paint and not any(v in CUSTOM for *_, v in truth):
+            return None
+        shown = with_new_faces(image, truth, rng) if paint else image
+        return Photo(item.image.stem[:40], shown, truth)
+
+    teach, test, plain = [], [], []
+    for g in order:  # one photo of a group: its copies are near-duplicates
+        want = teach if len(teach) < n_teach else test if len(test) < n_test else plain
+        if want is plain and len(plain) >= n_test:
+            break
+        for item in by_group[g]:
+            if (p := photo(item, want is not plain)) is not None:
+                want.append(p)
+                break
+    return teach, test, plain
+
+
+def drawn_photos(n_teach: int, n_test: int, seed: int, width: int = 640, height: int = 480,
+                 dice: int = 6) -> tuple[list[Photo], list[Photo], list[Photo]]:
+    """Drawn tables (`vision.synthetic`), the same painting: taught, never taught, plain."""
+    from zonkcam.vision.synthetic import BODY_BGR, render_scene
+
+    rng = np.random.default_rng(seed)
+    out: list[list[Photo]] = [[], [], []]
+    for part, n in enumerate((n_teach, n_test, n_test)):
+        while len(out[part]) < n:
+            kind = str(rng.choice(["felt", "wood", "paper"]))
+            image, drawn = render_scene(rng, width, height, n=dice, kind=kind,
+                                        colors=("white", "red", "blue", "black"))
+            truth = [(d.cx, d.cy, d.box[2] - d.box[0], d.value) for d in drawn]
+            if part < 2:
+                if not any(v in CUSTOM for *_, v in truth):
+                    continue
+                for d in drawn:
+                    if d.value in CUSTOM:
+                        pips = (20, 20, 20) if d.color in ("white", "yellow") else (235, 235, 235)
+                        paint_face(image, d.cx, d.cy, d.box[2] - d.box[0], d.value, rng, d.angle,
+                                   np.array(BODY_BGR[d.color], np.float32), np.array(pips, np.float32))
+            out[part].append(Photo(f"{part}-{len(out[part]):03d}", image, truth))
+    return out[0], out[1], out[2]
+
+
+# ------------------------------------------------------------------------ reading, reviewing
+
+def near(truth: Truth, x: float, y: float) -> tuple[float, float, float, int] | None:
+    best = min(truth, key=lambda d: math.hypot(d[0] - x, d[1] - y), default=None)
+    return best if best is not None and math.hypot(best[0] - x, best[1] - y) < 0.5 * best[2] else None
+
+
+def score(model: Path, photos: list[Photo]) -> dict[str, tuple[int, int]]:
+    """(right, of) for the new faces, the pip faces and all dice: the whole recognizer reads
+    each photo; a die counts as right when a read die lies on it with its value."""
+    from zonkcam.vision.read import Reader
+
+    reader = Reader(model)
+    right: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    for p in photos:
+        reading = reader.read(p.image)
+        for cx, cy, size, value in p.truth:
+            kind = "new" if value in CUSTOM else "pips"
+            d = min(reading.dice, key=lambda d: math.hypot(d.center[0] - cx, d.center[1] - cy), default=None)
+            ok = d is not None and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.5 * size \
+                and d.value == value
+            for k in (kind, "all"):
+                seen[k] += 1
+                right[k] += ok
+    return {k: (right[k], seen[k]) for k in ("new", "pips", "all")}
+
+
+def group_default(group: str) -> object:
+    """The answer a section's "select all" gives: "right" for sure reads, "not a die" for junk."""
+    from zonkcam.models.captures import NOT_A_DIE
+
+    return {"sure": "confirm", "junk": NOT_A_DIE}.get(group)
+
+
+def review(captures, truth: dict[str, Truth]) -> dict[str, int]:
+    """A person works through the review page, answering from the labels; returns the dice looked
+    at and the taps made. The page's sections: likely misreads (each selected, then one tap per
+    answer), sure reads ("select all", a tap to leave out each wrong one, "right"), table junk
+    ("select all", leave out the real dice, "not a die"); then each frame's missed dice (open the
+    frame, tap the die, then its face)."""
+    from zonkcam.models.captures import NOT_A_DIE
+
+    queue = captures.review_queue()
+    looked, taps = len(queue), 0
+    answers: dict[str, dict[object, list]] = {"misread": {}, "sure": {}, "junk": {}}
+    for item in queue:
+        d = captures.meta(item.name)["dice"][item.die]
+        x1, y1, x2, y2 = d["box"]
+        die = near(truth[item.name], (x1 + x2) / 2, (y1 + y2) / 2)
+        too_big = die is not None and max(x2 - x1, y2 - y1) > 1.6 * die[2]
+        answer: object = "bad_crop" if too_big else die[3] if die else NOT_A_DIE
+        if group_default(item.group) == "confirm" and answer == item.value:
+            answer = "confirm"
+        answers[item.group].setdefault(answer, []).append(item)
+    for group, by_answer in answers.items():
+        if not by_answer:
+            continue
+        default = group_default(group)
+        odd = [(a, items) for a, items in by_answer.items() if a != default]
+        if default is None:  # each crop selected, one tap per answer
+            taps += sum(len(items) for _, items in odd) + len(odd)
+        else:  # select all, leave out the odd ones, one tap for the rest; then the odd ones
+            taps += 2 + sum(len(items) for _, items in odd) * 2 + len(odd)
+        for answer, items in by_answer.items():
+            for item in items:
+                if answer == "bad_crop":
+                    captures.dismiss(item.name, item.die, "bad_crop")
+                else:
+                    captures.correct(item.name, item.die, value=item.value if answer == "confirm" else answer)
+    missed = 0
+    for name in captures.names():
+        meta = captures.meta(name)
+        for cx, cy, size, value in truth[name]:
+            if not any(near([(cx, cy, size, value)], (d["box"][0] + d["box"][2]) / 2,
+                            (d["box"][1] + d["box"][3]) / 2) for d in meta["dice"]):
+                captures.correct(name, captures.add_die(name, cx, cy), value=value)
+                missed += 1
+    frames_with_missed = sum(any(d.get("added") for d in captures.meta(n)["dice"]) for n in captures.names())
+    taps += frames_with_missed * 2 + missed * 2  # open, close; tap the die, its face
+    return {"looked": looked + missed, "taps": taps, "missed": missed}
+
+
+# ---------------------------------------------------------------------------------- the loop
+
+def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epochs: int = 8,
+        seed: int = 0, base_dice: int = 600, threads: int = 1) -> dict:
+    """The whole loop in `work`; returns the figures."""
+    from zonkcam.hardware.cli import main
+    from zonkcam.models.captures import CaptureSet
+    from zonkcam.models.finetune import FinetuneConfig, finetune
+    from zonkcam.models.registry import shipped_model
+
+    if source == "rune55" and not (RUNE55 / "groups.csv").is_file():
+        source = "drawn"
+    photos = rune55_photos(teach, test, seed) if source == "rune55" else drawn_photos(teach, test, seed)
+    taught, never, plain = photos
+    folder = work / "phone"
+    folder.mkdir(parents=True, exist_ok=True)
+    for p in taught:
+        cv2.imwrite(str(folder / f"{p.name}.jpg"), p.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    t0 = time.time()
+    if main(["capture", "--stills", str(folder), "--out", str(work / "cap"),
+             "--model", str(shipped_model())]):
+        raise SystemExit("capture failed")
+    captures = CaptureSet(work / "cap", max_bytes=None)
+    # capture names frames by the clock, in the photos' order (sorted by file name)
+    truth = dict(zip(captures.names(), [p.truth for p in sorted(taught, key=lambda p: p.name)], strict=True))
+    t_capture = time.time() - t0
+    person = review(captures, truth)
+    t1 = time.time()
+    metrics = finetune(FinetuneConfig(datasets=[work / "cap"], out=work / "model", epochs=epochs, seed=seed,
+                                      threads=threads, register=False, base_dice=base_dice))
+    t_train = time.time() - t1
+    old, new = shipped_model(), work / "model" / "model.onnx"
+    before, after = score(old, never), score(new, never)
+    plain_before, plain_after = score(old, plain), score(new, plain)
+    pct = lambda rt: round(100 * rt[0] / max(1, rt[1]), 1)  # noqa: E731
+    return {
+        "source": source, "taught_photos": len(taught), "test_photos": len(never), "plain_photos": len(plain),
+        "new_faces": {"n": after["new"][1], "before": pct(before["new"]), "after": pct(after["new"])},
+        "pip_faces": {"n": after["pips"][1], "before": pct(before["pips"]), "after": pct(after["pips"])},
+        "plain_dice": {"n": plain_after["all"][1], "before": pct(plain_before["all"]),
+                       "after": pct(plain_after["all"])},
+        "drawn_pip_dice": {"n": metrics["base_eval_dice"],
+                           "before": round(100 * metrics["before"]["base"], 1),
+                           "after": round(100 * metrics["after"]["base"], 1)},
+        "held_back": {"labels": metrics["held_back_labels"], "before": metrics["before"]["held_back"],
+                      "after": metrics["after"]["held_back"]},
+        "review": {"dice_per_photo": round(person["looked"] / len(taught), 1),
+                   "taps_per_photo": round(person["taps"] / len(taught), 1),
+                   "missed_added": person["missed"]},
+        "seconds": {"capture": round(t_capture), "train": round(t_train)},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--source", choices=("rune55", "drawn"), default="rune55")
+    ap.add_argument("--teach", type=int, default=10)
+    ap.add_argument("--test", type=int, default=40)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--keep", type=Path, help="work here (kept) instead of a temporary folder")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.keep or Path(tmp)
+        figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed, threads=args.threads)
+    f = figures
+    print(json.dumps(f, indent=1), file=sys.stderr)
+    print(f"{f['source']}: taught {f['taught_photos']} photos; never-taught {f['test_photos']} photos")
+    for key, label in (("new_faces", "new faces (emblem 6, skull 1)"), ("pip_faces", "pip faces"),
+                       ("plain_dice", "plain dice, other photos"), ("drawn_pip_dice", "drawn pip dice")):
+        print(f"{label:32s} {f[key]['before']:5.1f}% -> {f[key]['after']:5.1f}%  (n={f[key]['n']})")
+    r = f["review"]
+    print(f"review: {r['dice_per_photo']} dice to look at per photo, {r['taps_per_photo']} taps per photo "
+          f"({r['missed_added']} missed dice added); capture {f['seconds']['capture']} s, "
+          f"train {f['seconds']['train']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
