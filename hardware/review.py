@@ -228,7 +228,7 @@ def _correction(body: object) -> tuple[list[tuple[str, int]], int | str]:
     return entries, value
 
 
-def create_review_app(root: str | Path):
+def create_review_app(root: str | Path, model: str | Path | None = None):
     """The review page on its own (`zonkcam review`): `/` redirects to it."""
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse, RedirectResponse
@@ -240,25 +240,32 @@ def create_review_app(root: str | Path):
     async def state(request) -> JSONResponse:  # liveness, as the kiosk's /api/state
         return JSONResponse({"review": str(root)})
 
-    return Starlette(routes=[Route("/", home), Route("/api/state", state), *review_routes(root)])
+    return Starlette(routes=[Route("/", home), Route("/api/state", state), *review_routes(root, model=model)])
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("review", help="review page for captured dice: likely misreads first, fix in bulk")
     p.add_argument("captures", metavar="CAPTURE_DIR", help="a folder made by zonkcam capture")
     p.add_argument("--port", type=port, default=8081)
+    p.add_argument("--model", metavar="NAME|FILE",
+                   help="the model that orders dice captured without their look (default: the active model)")
     p.set_defaults(func=cmd_review)
 
 
 def cmd_review(args: argparse.Namespace) -> int:
     import uvicorn
+    from zonkcam.models.registry import RegistryError, resolve_model
 
     root = Path(args.captures)
     if not (root / "meta").is_dir():
         raise CliError(f"{root}: not a capture folder (no meta/; make one with zonkcam capture)")
+    try:
+        model = resolve_model(args.model)
+    except RegistryError as exc:
+        raise CliError(str(exc)) from None
     print(f"review page: http://localhost:{args.port}/review", flush=True)
     try:
-        uvicorn.run(create_review_app(root), host="127.0.0.1", port=args.port, log_level="warning")
+        uvicorn.run(create_review_app(root, model), host="127.0.0.1", port=args.port, log_level="warning")
     except OSError as exc:
         raise CliError(f"cannot listen on port {args.port}: {exc}") from None
     return 0

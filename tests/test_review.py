@@ -130,6 +130,20 @@ def test_review_command_refuses_a_non_capture_folder(tmp_path, capsys):
     assert "not a capture folder" in capsys.readouterr().err
 
 
+def test_review_command_refuses_an_unknown_model(captures, capsys):
+    assert main(["review", str(captures.root), "--model", "nope"]) == 2
+    assert "nor is it an installed model" in capsys.readouterr().err
+
+
+def test_dice_captured_without_their_look_get_it_when_listed(tmp_path):
+    c = CaptureSet(tmp_path / "cap", max_bytes=None)
+    c.add(np.full((80, 240, 3), 90, np.uint8), [die(2, 0.95, 10)], "m")  # as the kiosk saves it
+    client = TestClient(create_review_app(c.root), client=("127.0.0.1", 5000))
+    assert client.get("/api/review").json()["total"] == 1
+    look = c.meta(c.names()[0])["dice"][0]["look"]
+    assert len(look["probs"]) == 7 and 0 <= look["heat"] <= 1
+
+
 def test_right_bad_crop_skip_pages_and_a_missed_die(captures):
     client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
     first, second = captures.names()
