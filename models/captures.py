@@ -30,7 +30,14 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.models.review_rank import GROUPS, describe, die_looks, disagreements, rank
+from zonkcam.models.review_rank import (
+    GROUPS,
+    describe,
+    die_looks,
+    disagreements,
+    odd_among_lookalikes,
+    rank,
+)
 from zonkcam.vision.colors import COLOR_NAME
 from zonkcam.vision.dice import Die
 
@@ -232,6 +239,9 @@ class CaptureSet:
         names = self.names()
         metas = [self.meta(name) for name in names]
         odd = disagreements(metas)
+        every = [(k, i) for k, meta in enumerate(metas) for i in range(len(meta["dice"]))]
+        for n in odd_among_lookalikes([metas[k]["dice"][i] for k, i in every]):
+            odd[every[n][0]].add(every[n][1])
         items = []
         for name, meta, odd_ones in zip(names, metas, odd, strict=True):
             for i, d in enumerate(meta["dice"]):

@@ -4,15 +4,18 @@ A person's time goes first to the dice whose answer teaches the model most:
 
 1. **likely misreads**: a read whose top two classes are close (the margin), a die-shaped thing
    the model could not read (a picture face it was never shown: the proposer is sure it is a
-   die, the classifier is not), a read that disagrees with the same spot in the frame before or
-   after (a video capture), a die the person added by hand;
+   die, the classifier is not), a read that disagrees with its neighbours (the same spot in the
+   frame before or after, in a video capture; or the crops that look most like it, anywhere in
+   the capture: a skull read surely as a 2 among skulls read otherwise), a die the person added
+   by hand;
 2. **sure reads**, least sure first (one tap confirms a whole screen of them);
 3. **table junk**: candidates the classifier calls "not a pip die" that the proposer hardly took
    for a die (table marks, carpet, the tray rim): last, grouped so one tap dismisses them.
 
 A die's *look* (`die_looks`) is its seven class probabilities (not a die, 1..6) read from a
-crop cut as the reader cuts it, and the proposer's heat at its centre (how die-like the spot
-is). Capture stores it beside each die; older captures get it computed when first reviewed.
+crop cut as the reader cuts it, the proposer's heat at its centre (how die-like the spot is),
+and a small signature of the crop (`SIGNATURE` px a side, normalised) to find look-alikes.
+Capture stores it beside each die; older captures get it computed when first reviewed.
 """
 from __future__ import annotations
 
@@ -29,6 +32,9 @@ UNSURE_MARGIN = 0.5  # a read whose top two classes are closer than this is a li
 JUNK_HEAT = 0.45  # an unread candidate the proposer is less sure than this of is table junk
 DIE_LIKE_HEAT = 0.6  # ... and one it is surer than this of, a die whose face was never taught
 SURE_READ = 0.9  # below this, a read is checked first even with a clear margin
+SIGNATURE = 8  # px a side of a crop's signature
+ALIKE = 0.8  # signatures this close (cosine, at the best quarter turn) look alike
+NEIGHBOURS = 3  # a read is odd when most of its look-alikes (up to this many) read otherwise
 
 
 def die_looks(model, image_bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[dict]:
@@ -42,7 +48,8 @@ def die_looks(model, image_bgr: np.ndarray, boxes: Sequence[Sequence[float]]) ->
         patch = patch_at(grey, (x1 + x2) / 2, (y1 + y2) / 2, size)
         crops.append(upright(patch, face_angle(patch), model.crop, model.crop_margin)
                      .astype(np.float32) / 255)
-    probs = model.classify(np.stack(crops))
+    crops = np.stack(crops)
+    probs = model.classify(crops)
     grey01, scale, _ = proposer_input(image_bgr, PROPOSER_SIDE)
     heat, _ = model.propose(grey01)
     k = scale / model.stride
@@ -52,7 +59,40 @@ def die_looks(model, image_bgr: np.ndarray, boxes: Sequence[Sequence[float]]) ->
         around = heat[max(0, gy - 1):gy + 2, max(0, gx - 1):gx + 2]
         looks.append({"probs": [round(float(v), 4) for v in p],
                       "heat": round(float(around.max()) if around.size else 0.0, 4)})
+    for look, crop in zip(looks, crops, strict=True):
+        look["sig"] = [round(float(v), 3) for v in _signature(crop)]
     return looks
+
+
+def _signature(crop: np.ndarray) -> np.ndarray:
+    """The crop's centre (the face) at SIGNATURE px a side, zero mean, unit length."""
+    n = crop.shape[0]
+    face = crop[n // 6:n - n // 6, n // 6:n - n // 6]
+    small = cv2.resize(face, (SIGNATURE, SIGNATURE), interpolation=cv2.INTER_AREA).ravel()
+    small = small - small.mean()
+    return small / max(1e-6, float(np.linalg.norm(small)))
+
+
+def odd_among_lookalikes(entries: Sequence[dict]) -> set[int]:
+    """The read dice (indexes into `entries`) most of whose look-alike crops read otherwise
+    (another value, or no die): one of them is misread, and a person should see which."""
+    have = [i for i, e in enumerate(entries) if (e.get("look") or {}).get("sig")]
+    if len(have) < 2:
+        return set()
+    sig = np.array([entries[i]["look"]["sig"] for i in have], np.float32).reshape(-1, SIGNATURE, SIGNATURE)
+    turns = np.stack([np.rot90(sig, k, axes=(1, 2)).reshape(len(have), -1) for k in range(4)])
+    flat = turns[0]
+    alike = np.max(turns @ flat.T, axis=0)  # (i, j): i turned against j as it lies, best turn
+    np.fill_diagonal(alike, -1)
+    reads = [entries[i].get("value") for i in have]
+    odd = set()
+    for a, i in enumerate(have):
+        if reads[a] is None:
+            continue
+        near = [b for b in np.argsort(-alike[a])[:NEIGHBOURS] if alike[a, b] >= ALIKE]
+        if len(near) >= 2 and sum(reads[b] != reads[a] for b in near) * 2 > len(near):
+            odd.add(i)
+    return odd
 
 
 def margin(probs: Sequence[float]) -> float:

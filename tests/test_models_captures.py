@@ -149,3 +149,26 @@ def test_bad_crop_skip_and_a_missed_die(tmp_path):
         captures.add_die(name, 500, 10)
     with pytest.raises(CaptureError, match="not one of"):
         captures.dismiss(name, 0, "burn")
+
+
+def test_a_sure_read_unlike_its_look_alikes_is_checked_first(tmp_path):
+    from zonkcam.models.review_rank import SIGNATURE
+
+    captures = CaptureSet(tmp_path)
+    rng = np.random.default_rng(0)
+    skull = rng.normal(size=SIGNATURE * SIGNATURE)
+    plain = rng.normal(size=SIGNATURE * SIGNATURE)
+    sure = {"probs": [0.0, 0.0, 0.95, 0.0, 0.05, 0.0, 0.0], "heat": 0.9}
+    dice = [die(2, 0.95, box=(10 + 25 * k, 10, 30 + 25 * k, 30)) for k in range(6)]
+    name = captures.add(frame(), dice)
+    meta = captures.meta(name)
+    # dice 0-3 look alike (a skull turned any way); 1-3 read as 4, die 0 surely as 2; 4-5 are 2s
+    for k, entry in enumerate(meta["dice"]):
+        sig = np.rot90((skull if k < 4 else plain).reshape(SIGNATURE, SIGNATURE), k).ravel()
+        entry["look"] = sure | {"sig": list(sig + rng.normal(0, 0.05, sig.shape))}
+        if 1 <= k <= 3:
+            entry["value"] = 4
+    (tmp_path / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    queue = captures.review_queue()
+    assert [(i.die, i.group) for i in queue][0] == (0, "misread")
+    assert {i.die for i in queue if i.group == "sure"} == {1, 2, 3, 4, 5}
