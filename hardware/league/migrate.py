@@ -1,6 +1,7 @@
 """The league's schema: alembic migrations (`migrations/versions`), run to the newest at start."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import psycopg
@@ -50,6 +51,7 @@ def upgrade(url: str) -> None:
     from alembic import command
     from alembic.config import Config
 
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per plugin is noise at every start
     config = Config()
     config.set_main_option("script_location", str(HERE / "migrations"))
     config.set_main_option("sqlalchemy.url", sqlalchemy_url(url).replace("%", "%%"))

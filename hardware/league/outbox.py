@@ -191,8 +191,7 @@ class LeagueLink:
         self.app = app
 
         def status(message: str) -> None:
-            log.info("%s", message)
-            app.say(message)
+            app.say(message)  # the display's message bar, and the log
             app.publish_state()
 
         self.sender.on_status = status
