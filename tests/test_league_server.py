@@ -188,3 +188,22 @@ def test_pin_guard_backoff_is_the_kiosks():
     from zonkcam.hardware.league.auth import Guard
 
     assert isinstance(Guard().backoff, PinGuard)
+
+
+def test_undos_replay_on_the_league_as_on_the_kiosk(tmp_path, night):
+    from zonkcam.rules.actions import Undo
+
+    draw_match(night["league"], night, ["T1", "T2"])
+    k = kiosk(tmp_path, night, "T1", 11)
+    k.sender.start()
+    for _ in range(6):  # an undo in nearly every batch: the league's cached replay must not drift
+        k.play(7)
+        k.store.record(k.game_id, Undo())
+    k.play()
+    k.drain()
+    k.sender.stop()
+    ours = k.store.game(k.game_id)
+    theirs = matches.game_view(night["league"], k.league_game)["result"]
+    assert sum(line == "undo" for _, _, line in league_log(night["league"], k.league_game)) == 6
+    assert theirs["scores"] == {p: ours.players[p].score for p in ours.order}
+    assert theirs["hits"] == {p: ours.hit_total(p) for p in ours.order} and theirs["over"]

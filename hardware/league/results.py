@@ -7,6 +7,7 @@ kiosk's outbox can always drain. Replays are cached per game and extended by the
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,27 +48,34 @@ def outcome_of(game: Game, problem: str | None = None) -> Outcome:
 
 
 class Replays:
-    """The replayed game of each league game, kept between batches of events."""
+    """The replayed game of each league game, kept between batches of events.
+
+    A batch moves the cached game on when it starts right after the cached log (a kiosk's line
+    under a sequence number never changes, and the league refuses a different one); anything
+    else (a cache behind another server process, a rolled-back batch, an undo or a correction)
+    replays the whole log, as the kiosk's store does."""
 
     def __init__(self, limit: int = 4096) -> None:
         self._games: dict[int, Game] = {}
         self._lock = threading.Lock()
         self.limit = limit
 
-    def outcome(self, game_id: int, setup: GameSetup, lines: list[tuple[int, str, str]]) -> Outcome:
-        """The game after `lines` (seq, at, line): every event the league holds for it, in order."""
+    def outcome(self, game_id: int, setup: GameSetup, first_seq: int, new: list[tuple[str, str]],
+                everything: Callable[[], list[tuple[str, str]]]) -> Outcome:
+        """The game after its events: `new` (line, at) are the ones from `first_seq` on,
+        `everything` fetches them all (line, at) when the cache cannot be moved on."""
         with self._lock:
-            cached = self._games.get(game_id)
+            cached = self._games.pop(game_id, None)
+        game = None
         try:
-            actions = [parse_action(line, setup.players, at) for _, line, at in lines]
+            if cached is not None and len(cached.log) == first_seq - 1:
+                game = self._extend(cached, [parse_action(line, setup.players, at) for line, at in new])
+            if game is None:
+                log = [parse_action(line, setup.players, at) for line, at in everything()]
+                game = Game.replay(setup, log)
         except ActionError as exc:
             return self._empty(setup, f"an event does not read: {exc}")
-        game = self._extend(cached, actions) if cached is not None else None
-        try:
-            game = game or Game.replay(setup, actions)
         except IllegalAction as exc:
-            with self._lock:
-                self._games.pop(game_id, None)
             return self._empty(setup, f"the events no longer play: {exc}")
         with self._lock:
             if len(self._games) >= self.limit:
@@ -76,25 +84,17 @@ class Replays:
         return outcome_of(game)
 
     @staticmethod
-    def _extend(game: Game, actions: list[AnyAction]) -> Game | None:
-        """The cached game moved on by the events it has not seen, or None to replay afresh."""
-        seen = len(game.log)
-        new = actions[seen:]
-        if len(actions) < seen or any(isinstance(a, Undo | Correct) for a in new):
-            return None
-        if [str(a) for a in actions[:seen]] != [str(a) for a in game.log]:
+    def _extend(game: Game, new: list[AnyAction]) -> Game | None:
+        """The cached game moved on by `new`, or None to replay afresh."""
+        if any(isinstance(a, Undo | Correct) for a in new):
             return None
         try:
             for action in new:
                 game.apply(action)
         except IllegalAction:
             return None  # replayed afresh, which names the action
-        game.log = actions
+        game.log = [*game.log, *new]
         return game
-
-    def forget(self, game_id: int) -> None:
-        with self._lock:
-            self._games.pop(game_id, None)
 
     @staticmethod
     def _empty(setup: GameSetup, problem: str) -> Outcome:

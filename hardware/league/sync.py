@@ -71,16 +71,15 @@ def add_events(league: League, replays: Replays, game_id: int, table_id: int,
             with db.cursor() as cur:
                 cur.executemany("INSERT INTO events (game_id, seq, at, line) VALUES (%s, %s, %s, %s)"
                                 " ON CONFLICT DO NOTHING", [(game_id, e.seq, e.at, e.line) for e in new])
-            outcome = _replay(db, replays, game_id, game)
+            def everything() -> list[tuple[str, str]]:
+                return [(r["line"], r["at"]) for r in db.execute(
+                    "SELECT line, at FROM events WHERE game_id = %s ORDER BY seq", (game_id,))]
+
+            setup = setup_for(game["ruleset"], game["players"])
+            outcome = replays.outcome(game_id, setup, new[0].seq, [(e.line, e.at) for e in new], everything)
             _write_outcome(db, game_id, game["status"], outcome)
         acked = max(last, events[-1].seq)
     return {"acked": acked, "stored": len(new)}
-
-
-def _replay(db: psycopg.Connection, replays: Replays, game_id: int, game: dict) -> Any:
-    lines = [(r["seq"], r["line"], r["at"]) for r in db.execute(
-        "SELECT seq, line, at FROM events WHERE game_id = %s ORDER BY seq", (game_id,))]
-    return replays.outcome(game_id, setup_for(game["ruleset"], game["players"]), lines)
 
 
 def _write_outcome(db: psycopg.Connection, game_id: int, status: str, outcome: Any) -> None:
