@@ -204,7 +204,8 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
     """Plain-language warnings for a region that is obviously wrong: too small or the whole
     frame; with the `image`, much smaller (`PATCH`) than the surface it lies on, as found
     with `find_table`'s steps or larger ones (a region given inside the floor; a patch of a
-    tray's floor cut off by a shade's edge); with `resting` (where things came to rest,
+    tray's floor cut off by a shade's edge; a larger step's surface reaching two of the
+    frame's sides is the table round the tray, not its floor); with `resting` (where things came to rest,
     `resting_spots`), things at rest outside it."""
     w, h = frame_size
     area = abs(cv2.contourArea(_contour(polygon))) / float(w * h)
@@ -213,6 +214,10 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
     for step in (FILL_STEP, LOOSE_STEP * FILL_STEP) if image is not None and area >= 0.10 \
             else ():
         surface = _found_region(image, step)
+        if step > FILL_STEP and _frame_sides(surface, w, h) >= 2:
+            # the looser fill went over the rim into the table round the tray, to the frame's
+            # edges (a dark table lit like the floor: seed 63013); it is no floor
+            continue
         around = abs(cv2.contourArea(_contour(surface))) / float(w * h)
         if around < 0.95 and around > PATCH * area and inside(surface, cx, cy):
             warnings.append(f"the table region covers {area:.0%} of the frame, but the surface "
@@ -236,6 +241,14 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
     if any(not (0 <= x < w and 0 <= y < h) for x, y in polygon):
         warnings.append("the table region reaches outside the frame")
     return warnings
+
+
+
+def _frame_sides(polygon: Polygon, w: int, h: int, reach: int = 2) -> int:
+    """On how many of the frame's four sides `polygon` has a corner (within `reach` px)."""
+    xs, ys = (np.asarray(v) for v in zip(*polygon, strict=True))
+    return int((xs <= reach).any()) + int((xs >= w - 1 - reach).any()) + \
+        int((ys <= reach).any()) + int((ys >= h - 1 - reach).any())
 
 
 def resting_spots(settled: list[np.ndarray], side: float | None = None
