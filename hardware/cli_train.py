@@ -23,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true",
                    help="activate the new model even if it is worse; overwrite DIR's model")
     p.add_argument("--no-register", action="store_true", help="only write DIR; leave the models alone")
+    p.add_argument("--proposer", action="store_true",
+                   help="experimental: also teach the proposer (which finds the dice) the dice a person "
+                        "set or added (see docs/teach.md: so far it found fewer new dice, not more)")
     p.set_defaults(func=cmd_train)
 
 
@@ -34,7 +37,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         m = finetune(FinetuneConfig(datasets=[Path(d) for d in args.datasets], out=args.out,
                                     base=args.base, epochs=args.epochs, seed=args.seed,
                                     threads=args.threads, force=args.force,
-                                    register=not args.no_register, name=args.name))
+                                    register=not args.no_register, name=args.name,
+                                    proposer=args.proposer))
     except (TrainError, LabelError) as exc:
         raise CliError(str(exc)) from None
 
@@ -45,6 +49,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"held-back captured dice ({m['dice']['held_back']}, labels: {m['held_back_labels']}): "
           f"{pct(b['held_back'])} -> {pct(a['held_back'])}")
     print(f"base data ({m['base_data']}, {m['base_eval_dice']} dice): {pct(b['base'])} -> {pct(a['base'])}")
+    p = m.get("proposer") or {}
+    if "drawn_recall_after" in p:
+        print(f"proposer: taught {p['frames']} frames; drawn dice found {pct(p['drawn_recall_before'])} -> "
+              f"{pct(p['drawn_recall_after'])} ({'kept' if p['tuned'] else 'not kept: it would forget'})")
     print(f"training took {m['train_seconds']:.0f} s ({m['total_seconds']:.0f} s in all); "
           f"wrote {args.out / 'model.onnx'}")
     if "name" not in m:

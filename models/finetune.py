@@ -90,6 +90,7 @@ class FinetuneConfig:
     base_dice: int = 600  # at least this many base dice are mixed in
     patience: int = 3
     registry_root: Path | None = None
+    proposer: bool = False  # teach the proposer too (`proposer_tuning`; off: it cost found dice)
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def finetune(cfg: FinetuneConfig) -> dict:
     else:
         history, pseudo = _train_rounds(twin, data, cfg, start)
     train_s = time.time() - t_train
-    model_path = _write_model(twin, start, out, cfg, data.fit)
+    model_path, proposer = _write_model(twin, start, out, cfg, data.fit, data.frames if cfg.proposer else [])
     after = _score(DiceModel(model_path), data, start)
     if data.folds:  # the model written saw every frame: its figure on the table's dice is its folds'
         after["held_back"] = _round(out_of_fold)
@@ -165,7 +166,7 @@ def finetune(cfg: FinetuneConfig) -> dict:
         "base_data": data.base_kind, "base_eval_dice": int((data.base_eval[1] > 0).sum()),
         "before": before, "after": after, "not_worse": better,
         "train_seconds": round(train_s, 1), "total_seconds": round(time.time() - t_start, 1),
-        "epochs": history, "threads": cfg.threads,
+        "epochs": history, "threads": cfg.threads, "proposer": proposer,
     }
     metrics["activated"] = _register(cfg, registry, out, metrics, better) if cfg.register else False
     (out / "MODEL_CARD.md").write_text(model_card(metrics))
@@ -356,19 +357,23 @@ def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: Fi
     return history
 
 
-def _write_model(twin, start: _Start, out: Path, cfg: FinetuneConfig,
-                 fit: list[CapturedFrame]) -> Path:
-    """OUT/model.onnx: the base graph with the twin's classifier, quantized to int8 like the
-    shipped model, calibrated on the table's own frames."""
+def _write_model(twin, start: _Start, out: Path, cfg: FinetuneConfig, fit: list[CapturedFrame],
+                 proposer_frames: list[CapturedFrame]) -> tuple[Path, dict]:
+    """OUT/model.onnx: the base graph with the twin's classifier (and, given frames, a proposer
+    taught them: `proposer_tuning`), quantized to int8 like the shipped model, calibrated on the
+    table's own frames. Returns the path and what became of the proposer."""
+    from zonkcam.models.proposer_tuning import splice_proposer
+
     out.mkdir(parents=True, exist_ok=True)
     model_path = out / "model.onnx"
     start.spec.write(twin, model_path, {
         "finetuned_from": start.path.name, "finetune_datasets": ",".join(str(d) for d in cfg.datasets)})
+    proposer = splice_proposer(model_path, proposer_frames, cfg.seed) if proposer_frames else {"tuned": False}
     try:
         quantize(model_path, model_path, (grey(f.image) for f in fit[:CALIBRATION_IMAGES]))
     except ValueError as exc:  # no die candidate in any calibration frame
         raise TrainError(f"cannot quantize the new model: {exc}") from None
-    return model_path
+    return model_path, proposer
 
 
 def _register(cfg: FinetuneConfig, registry: Registry, out: Path, metrics: dict, better: bool) -> bool:
@@ -400,6 +405,14 @@ def _summary(m: dict) -> dict:
             "base_before": m["before"]["base"], "base_after": m["after"]["base"]}
 
 
+def _proposer_note(m: dict) -> str:
+    p = m.get("proposer") or {}
+    if not p.get("tuned"):
+        return "the proposer (which finds the dice) is the base model's;"
+    return (f"its proposer taught the {p['frames']} frames a person went through whole (drawn dice "
+            f"found {100 * p['drawn_recall_before']:.1f}% -> {100 * p['drawn_recall_after']:.1f}%);")
+
+
 def _folds_note(m: dict) -> str:
     if not m["frames"].get("folds"):
         return "; never trained on"
@@ -413,7 +426,7 @@ def model_card(m: dict) -> str:
     return f"""# Model card: {m.get('name') or 'fine-tuned dice model'}
 
 Made by `zonkcam train` from `{m['base_model']}`: its face classifier fine-tuned on a table's own
-captured dice; the proposer, metadata and thresholds are the base model's, unchanged.
+captured dice; {_proposer_note(m)} metadata and thresholds are the base model's, unchanged.
 
 - Datasets: {', '.join(m['datasets'])}
 - Frames: {m['frames']['train']} trained on, {m['frames']['validation']} validation (early stopping),
