@@ -9,17 +9,21 @@ die's true place and size, white balance from the whole picture) and named:
   four tables, under a colour cast of ±15 % per channel and exposure 0.75-1.2;
 - calibrated sets: three tables' own sets (translucent casino dice, ivory/white/yellow,
   marbled and purple) measured as `calibrate-dice` does (a row of each colour three times, the
-  mean of each; the table's light),
+  mean of each; the table's light; five such calibrations, the throws shared among them),
   then thrown under that light give or take 10 % exposure and 4 % cast;
 - byler (real photos, colours from benchmarks/byler_colors.csv): the default palette, and a
   set calibrated on the even photos (the median body of each colour), named on the odd ones.
+  `--byler-set OUT` saves that set and the odd photos' names, for the whole reader:
+  zonkcam eval ../shared/datasets/byler/train --colors benchmarks/byler_colors.csv \
+      --dice-set OUT --files OUT.odd.txt
 A die not named (its colour unreadable) counts as wrong.
 """
 from __future__ import annotations
 
 import argparse
-import csv
+import itertools
 import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -27,12 +31,14 @@ import cv2
 import numpy as np
 from zonkcam.vision.colors import CALIBRATED_MAX_DISTANCE, DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.colour_dice import DieLook, draw_look, lit
+from zonkcam.vision.evaluate import load_colors, match
 from zonkcam.vision.faces import patch_at
 from zonkcam.vision.synthetic import background
 
 HERE = Path(__file__).resolve().parent
 BYLER = HERE.parent.parent / "shared" / "datasets" / "byler"
 TABLES = ("felt", "wood", "paper", "dark")
+CALIBRATIONS = 5  # each set calibrated this many times (new dice rows), its throws shared out
 PALETTE_NAME = {"navy": "blue", "plum": "purple"}  # byler's own names, as the palette has them
 DARK_PIPS = (25, 25, 25)
 WHITE = DieLook("white", (236, 236, 232), pip_rgb=DARK_PIPS)
@@ -121,7 +127,8 @@ def drawn_default(per: int, seed: int) -> list[tuple[str, str, str | None]]:
 def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
     rng = np.random.default_rng(seed)
     rows = []
-    for set_name, (table, gains, exposure, looks) in CALIBRATED_SETS.items():
+    for (set_name, (table, gains, exposure, looks)), k in itertools.product(
+            CALIBRATED_SETS.items(), range(CALIBRATIONS)):
         size = 48.0  # calibrate-dice's row: each colour's die three times (red,red,red,...)
         image, placed = throw(rng, [x for x in looks for _ in range(3)], table, gains, exposure, size)
         samples = defaultdict(list)
@@ -129,7 +136,7 @@ def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
             samples[name].append(lab)
         refs = {name: tuple(float(v) for v in np.mean(labs, 0)) for name, labs in samples.items()}
         dice_set = DiceSet(set_name, refs, CALIBRATED_MAX_DISTANCE)
-        for _ in range(per):
+        for _ in range(per // CALIBRATIONS + (k < per % CALIBRATIONS)):
             shuffled = [looks[i] for i in rng.permutation(len(looks))]
             size = float(rng.uniform(28, 70))
             g = tuple(float(x) * float(rng.uniform(0.96, 1.04)) for x in gains)
@@ -139,33 +146,68 @@ def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
     return rows
 
 
-def byler(root: Path) -> tuple[list, list] | None:
+def byler(root: Path, save: Path | None = None) -> dict[str, list] | None:
+    """Rows per way of measuring: at the labelled boxes, and through the whole reader."""
     labels = HERE / "byler_colors.csv"
     if not (root / "train" / "images").is_dir():
         return None
-    wanted: dict[str, dict[int, str]] = defaultdict(dict)
-    with labels.open() as f:
-        for row in csv.DictReader(line for line in f if not line.startswith("#")):
-            wanted[row["image"]][int(row["line"])] = row["color"]
-    found = []  # (image number, colour, body Lab)
-    for k, (stem, colours) in enumerate(sorted(wanted.items())):
+    colours = load_colors(labels)
+    stems = sorted({stem for stem, _ in colours})
+    pictures = []  # (image number, stem, picture, label boxes in px)
+    for k, stem in enumerate(stems):
         image = cv2.imread(str(root / "train" / "images" / f"{stem}.jpg"))
-        if image is None:
-            continue
-        h, w = image.shape[:2]
+        if image is not None:
+            h, w = image.shape[:2]
+            rows = np.loadtxt(root / "train" / "labels" / f"{stem}.txt", ndmin=2)
+            pictures.append((k, stem, image, rows[:, 1:] * np.array([w, h, w, h])))
+    found = []  # (image number, colour, body Lab at the label box)
+    for k, stem, image, boxes in pictures:
         gains = white_balance_gains(image)
-        lines = (root / "train" / "labels" / f"{stem}.txt").read_text().split("\n")
-        for i, colour in colours.items():
-            _, cx, cy, bw, bh = (float(v) for v in lines[i].split())
-            size = 0.85 * max(bw * w, bh * h)  # the label box holds the die's sides too
-            found.append((k, colour, body_lab(patch_at(image, cx * w, cy * h, size), gains)))
+        for i, (cx, cy, bw, bh) in enumerate(boxes):
+            if (colour := colours.get((stem, i))) is not None:
+                size = 0.85 * max(bw, bh)  # the label box holds the die's sides too
+                found.append((k, colour, body_lab(patch_at(image, cx, cy, size), gains)))
     palette = DiceSet.default()
-    default_rows = [(c, PALETTE_NAME.get(c, c), palette.name_of(lab)[0]) for _, c, lab in found]
     refs = {c: tuple(float(v) for v in np.median([lab for k, cc, lab in found if cc == c and k % 2 == 0], 0))
             for c in sorted({c for _, c, _ in found})}
-    calibrated = DiceSet("byler", refs, CALIBRATED_MAX_DISTANCE)
-    calibrated_rows = [(c, c, calibrated.name_of(lab)[0]) for k, c, lab in found if k % 2 == 1]
-    return default_rows, calibrated_rows
+    at_labels = DiceSet("byler", refs, CALIBRATED_MAX_DISTANCE)
+    out = {"byler photos at the labelled boxes, default palette":
+           [(c, PALETTE_NAME.get(c, c), palette.name_of(lab)[0]) for _, c, lab in found],
+           "byler photos at the labelled boxes, calibrated on the even photos, named on the odd":
+           [(c, c, at_labels.name_of(lab)[0]) for k, c, lab in found if k % 2 == 1]}
+    return out | through_reader(pictures, colours, save)
+
+
+def through_reader(pictures: list, colours: dict, save: Path | None) -> dict[str, list]:
+    """The reader's own names (default palette); and a set calibrated as `calibrate-dice`
+    measures it (each die the reader found on the even photos, at its box) named by a reader
+    given that set, on the odd photos. Dice the reader missed are not counted."""
+    from zonkcam.vision.read import Reader
+
+    def found(reader: Reader, odd: int | None):
+        for k, stem, image, boxes in pictures:
+            if odd is None or k % 2 == odd:
+                dice = reader.read(image).dice
+                for d, j in match(dice, boxes)[0]:
+                    if (colour := colours.get((stem, j))) is not None:
+                        yield k, image, d, colour
+
+    default_rows, samples = [], defaultdict(list)
+    for k, image, d, colour in found(Reader(), None):
+        default_rows.append((colour, PALETTE_NAME.get(colour, colour), d.color))
+        if k % 2 == 0:  # as vision/calibrate.py cuts it
+            size = max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+            samples[colour].append(body_lab(patch_at(image, d.center[0], d.center[1], size),
+                                            white_balance_gains(image)))
+    path = save or Path(tempfile.mkdtemp()) / "byler.json"
+    DiceSet("byler", {c: tuple(float(v) for v in np.median(labs, 0))
+                      for c, labs in sorted(samples.items())}).save(path)
+    if save is not None:  # for `zonkcam eval --dice-set SAVE --files SAVE.odd.txt`
+        Path(f"{save}.odd.txt").write_text("".join(f"{stem}.jpg\n" for k, stem, _, _ in pictures if k % 2))
+    calibrated = Reader(dice_set=path)
+    return {"byler photos through the reader, default palette": default_rows,
+            "byler photos through the reader, set calibrated through it on the even photos":
+            [(colour, colour, d.color) for _, _, d, colour in found(calibrated, 1)]}
 
 
 def main() -> int:
@@ -173,15 +215,17 @@ def main() -> int:
     ap.add_argument("--per", type=int, default=60, help="drawn dice per colour and look")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--byler", type=Path, default=BYLER)
+    ap.add_argument("--byler-set", type=Path, metavar="OUT",
+                    help="save byler's set calibrated on the even photos, and OUT.odd.txt")
     a = ap.parse_args()
     report("drawn, default palette (any light)", drawn_default(a.per, a.seed))
     report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
-    real = byler(a.byler)
+    real = byler(a.byler, a.byler_set)
     if real is None:
         print(f"\nbyler: skipped ({a.byler} not found)", file=sys.stderr)
         return 0
-    report("byler photos, default palette", real[0])
-    report("byler photos, calibrated on the even photos, named on the odd", real[1])
+    for title, rows in real.items():
+        report(title, rows)
     return 0
 
 

@@ -44,6 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=bounded(1, 10_000_000), default=0, metavar="N",
                    help="first N images only")
     p.add_argument("--model", metavar="NAME|FILE", help=MODEL_HELP)
+    p.add_argument("--colors", type=Path, metavar="CSV",
+                   help="colour labels (image,line,color) for a breakdown by colour, e.g. "
+                        "benchmarks/byler_colors.csv")
+    p.add_argument("--dice-set", type=Path, metavar="FILE",
+                   help="name colours from this calibrated set (zonkcam calibrate-dice)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=cmd_eval)
 
@@ -161,8 +166,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from zonkcam.vision.imageio import decode
 
     items = _labelled(args)
-    reader = _reader(args.model)
-    tally = evaluate.run(items, reader.read, decode, len(items))
+    try:
+        colors = evaluate.load_colors(args.colors) if args.colors else None
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    reader = _reader(args.model, args.dice_set)
+    tally = evaluate.run(items, reader.read, decode, len(items), colors=colors)
     summary = {"dataset": str(args.dataset), "split": args.split, "model": str(reader.model.path)}
     summary |= tally.summary()
     print(json.dumps(summary) if args.json else evaluate.format_summary(summary))

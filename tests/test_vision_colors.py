@@ -95,3 +95,31 @@ def test_reader_names_only_the_set_in_play():
     assert list(reader.dice_set.colors) == ["green"]
     reader.use_colors(())
     assert list(reader.dice_set.colors) == list(DEFAULT_RGB)
+
+
+def test_eval_breaks_down_by_colour_where_labels_have_colours(tmp_path):
+    from zonkcam.vision import evaluate
+    from zonkcam.vision.dice import Die
+
+    path = tmp_path / "colors.csv"
+    path.write_text("# a comment\nimage,line,color\na,0,red\na,1,Blue\na,2,red\n")
+    colors = evaluate.load_colors(path)
+    assert colors == {("a", 0): "red", ("a", 1): "blue", ("a", 2): "red"}
+    labels = np.array([[1, 0.1, 0.1, 0.1, 0.1], [2, 0.5, 0.5, 0.1, 0.1], [3, 0.9, 0.9, 0.1, 0.1]],
+                      np.float32)
+    dice = [Die(1, "red", 0.9, 0.9, (5, 5, 15, 15), (10, 10), 0.0),  # found, named right
+            Die(2, None, 0.9, 0.0, (45, 45, 55, 55), (50, 50), 0.0)]  # found, colour unreadable
+    tally = evaluate.Tally()
+    tally.add(dice, labels, 100, 100, [colors.get(("a", i)) for i in range(3)])
+    s = tally.summary()
+    assert s["by_color"] == {"blue": {"labels": 1, "recall": 1.0, "color_accuracy": 0.0},
+                             "red": {"labels": 2, "recall": 0.5, "color_accuracy": 1.0}}
+    assert "by colour" in evaluate.format_summary(s)
+    (tmp_path / "bad.csv").write_text("image,line,color\na,x,red\n")
+    with pytest.raises(ValueError, match="not a colour-labels file"):
+        evaluate.load_colors(tmp_path / "bad.csv")
+    (tmp_path / "headless.csv").write_text("a,0,red\n")
+    with pytest.raises(ValueError, match="no header line"):
+        evaluate.load_colors(tmp_path / "headless.csv")
+    with pytest.raises(ValueError, match="cannot read colour labels"):
+        evaluate.load_colors(tmp_path / "missing.csv")

@@ -6,12 +6,18 @@ prediction, `unreadable` ones included; a matched die whose value is wrong or mi
 against value accuracy. An image is exact when every die was found and read and nothing extra
 was reported. Timing: the read (decoding excluded, as `elapsed_ms`) and the decode of the same
 encoded bytes are both measured in this run, so their ratio compares like with like.
+
+YOLO labels hold values only; a colour-labels file (CSV `image,line,color`: the image's stem,
+the line of its label file from 0, the die's colour) adds a breakdown by colour: of the dice of
+each colour, how many were found and how many of those were named that colour.
 """
 from __future__ import annotations
 
+import csv
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from zonkcam.vision.dice import Die
@@ -58,14 +64,19 @@ class Tally:
     decode_ms: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     by_size: dict[str, list[int]] = field(default_factory=dict)  # bin -> [labels, found, read right]
+    by_color: dict[str, list[int]] = field(default_factory=dict)  # colour -> [labels, found, named so]
 
-    def add(self, dice: list[Die], labels: np.ndarray, width: int, height: int) -> None:
-        """One image: `labels` rows are (value, cx, cy, w, h) normalised to the image."""
+    def add(self, dice: list[Die], labels: np.ndarray, width: int, height: int,
+            colors: Sequence[str | None] | None = None) -> None:
+        """One image: `labels` rows are (value, cx, cy, w, h) normalised to the image;
+        `colors`: each label's colour, where known."""
         boxes = labels[:, 1:] * np.array([width, height, width, height], np.float32)
         bins = [size_bin(float(max(w, h))) for w, h in boxes[:, 2:]]
         for b in bins:
             self.by_size.setdefault(b, [0, 0, 0])[0] += 1
         pairs, _ = match(dice, boxes)
+        if colors is not None:
+            self._add_colors(pairs, colors)
         matched, correct = len(pairs), 0
         for d, j in pairs:
             self.by_size[bins[j]][1] += 1
@@ -82,6 +93,15 @@ class Tally:
         self.matched += matched
         self.correct += correct
         self.exact_images += matched == len(boxes) == len(dice) == correct
+
+    def _add_colors(self, pairs: list[tuple[Die, int]], colors: Sequence[str | None]) -> None:
+        for c in colors:
+            if c is not None:
+                self.by_color.setdefault(c, [0, 0, 0])[0] += 1
+        for d, j in pairs:
+            if (c := colors[j]) is not None:
+                self.by_color[c][1] += 1
+                self.by_color[c][2] += d.color == c
 
     def summary(self) -> dict:
         def ratio(a: float, b: float) -> float | None:
@@ -105,6 +125,9 @@ class Tally:
                                     (n, ratio(found, n), ratio(right, found)), strict=True))
                         for b in map(size_bin, SIZE_BINS[:-1]) if b in self.by_size
                         for n, found, right in [self.by_size[b]]},
+            "by_color": {c: dict(zip(("labels", "recall", "color_accuracy"),
+                                     (n, ratio(found, n), ratio(right, found)), strict=True))
+                         for c, (n, found, right) in sorted(self.by_color.items())},
             "read_ms_median": round(float(np.median(read)), 2),
             "read_ms_p95": round(float(np.percentile(read, 95)), 2),
             "decode_ms_median": round(float(np.median(decode)), 2),
@@ -113,13 +136,29 @@ class Tally:
         }
 
 
+def load_colors(path: str | Path) -> dict[tuple[str, int], str]:
+    """A colour-labels file: (image stem, label line) -> colour. ValueError says what is wrong."""
+    try:
+        with Path(path).open(encoding="utf-8") as f:
+            reader = csv.DictReader(line for line in f if not line.startswith("#"))
+            rows = list(reader)
+        if not {"image", "line", "color"} <= set(reader.fieldnames or ()):
+            raise ValueError("no header line image,line,color")
+        return {(r["image"], int(r["line"])): r["color"].strip().lower() for r in rows}
+    except OSError as exc:
+        raise ValueError(f"cannot read colour labels {path}: {exc.strerror}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, csv.Error) as exc:
+        raise ValueError(f"{path}: not a colour-labels file (CSV image,line,color): {exc}") from None
+
+
 def run(items: Iterable, read: Callable, decode: Callable, total: int,
-        progress: bool = True) -> Tally:
-    """Evaluate `read(image) -> Reading` over labelled items (`.image` path, `.dice` labels)."""
+        progress: bool = True, colors: dict[tuple[str, int], str] | None = None) -> Tally:
+    """Evaluate `read(image) -> Reading` over labelled items (`.image` path, `.dice` labels);
+    `colors`: colour labels (`load_colors`) for a breakdown by colour."""
     tally = Tally()
     bar = Progress(total, "eval", unit="pictures") if progress else None
     for n, item in enumerate(items, 1):
-        _add(tally, item, read, decode)
+        _add(tally, item, read, decode, colors)
         if bar is not None:  # the figures so far, now and then
             s = tally.summary() if n % 25 == 0 or n == total else None
             bar.step(f"P {s['precision']}  R {s['recall']}  value {s['value_accuracy']}" if s else "")
@@ -128,7 +167,8 @@ def run(items: Iterable, read: Callable, decode: Callable, total: int,
     return tally
 
 
-def _add(tally: Tally, item, read: Callable, decode: Callable) -> None:
+def _add(tally: Tally, item, read: Callable, decode: Callable,
+         colors: dict[tuple[str, int], str] | None = None) -> None:
     try:
         data = item.image.read_bytes()
         t0 = time.perf_counter()
@@ -139,7 +179,8 @@ def _add(tally: Tally, item, read: Callable, decode: Callable) -> None:
     tally.decode_ms.append((time.perf_counter() - t0) * 1000)
     reading = read(image)
     tally.read_ms.append(reading.elapsed_ms)
-    tally.add(reading.dice, item.dice, reading.width, reading.height)
+    known = None if colors is None else [colors.get((item.image.stem, i)) for i in range(len(item.dice))]
+    tally.add(reading.dice, item.dice, reading.width, reading.height, known)
 
 
 def format_summary(s: dict) -> str:
@@ -158,5 +199,9 @@ def format_summary(s: dict) -> str:
     lines += ["by die size (longest side of the label box):"]
     lines += [f"  {b:>11}  {v['labels']:6d} dice  recall {v['recall']}  value accuracy {v['value_accuracy']}"
               for b, v in s["by_size"].items()]
+    if s.get("by_color"):
+        lines += ["by colour (dice with a colour label; accuracy: found dice named that colour):"]
+        lines += [f"  {c:>11}  {v['labels']:6d} dice  recall {v['recall']}  colour accuracy "
+                  f"{v['color_accuracy']}" for c, v in s["by_color"].items()]
     lines += [f"failed: {f}" for f in s["failed_images"]]
     return "\n".join(lines)
