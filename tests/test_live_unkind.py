@@ -118,6 +118,18 @@ def started():
     return t
 
 
+
+def test_a_read_many_dice_wide_is_no_die_on_the_table():
+    # the recognizer proposed a patch of the tray holding two dice as one die, 7.5 sides
+    # across, centred between them (seed 63001, frame 2007): no die lies there
+    table = TableConfig((640, 480), [(40, 40), (600, 40), (600, 440), (40, 440)])
+    patch = replace(die(2, 231, 124), box=(102, 2, 360, 247), status="off_table")
+    got = mark_geometry([die(2, 398, 306), patch], table, size=34)
+    assert [(d.value, d.center) for d in got] == [(2, (398, 306))]
+    top = replace(die(5, 300, 300), box=(249, 249, 351, 351))  # a stack's, three dice wide
+    assert len(mark_geometry([die(2, 398, 306), top], table, size=34)) == 2
+
+
 def test_dice_picked_up_and_held_are_no_throw_when_no_die_was_seen_leaving():
     # the player picked two dice up and shook them in view: fewer dice, and something free of
     # the frame's edge moved (a piece of the hand), but nothing left the picture

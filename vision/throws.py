@@ -42,6 +42,8 @@ FLAGS = ("spaz", "lost", "knocked", "not_thrown", "cocked", "stacked")
 STACKED = 0.6  # die sizes between the centres of a die and the one it rests on, at most
 TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
 EDGE_SLACK = 0.15  # of a side: how far a die's face may seem to cross the table's edge
+WIDEST = 4.0  # die sides: a read whose box is wider is no die (a stack's top die proposed
+# with the die below is up to 3 wide)
 STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
 AGAINST = 1.5  # die sizes between the centres of a die and one leaning on it, at most
 KNOCK_REACH = 0.6  # die sizes a kept die a thrown die knocked lies from where it lay, at most
@@ -109,8 +111,12 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
     `cocked` die is not taken for a second read of a flat neighbour: its outline is longer
     than a flat die's, so its centre lies nearer the die it touches.
     `size`: the dice's face side in pixels, if known better than from these dice.
+    A read whose box is over `WIDEST` sides across is no die: the recognizer's proposal of a
+    patch of the table with dice in it (seed 63001, frame 2007: a box 7.5 sides across,
+    centred between two dice it hid, taken for a die thrown on the table after a hold).
     """
     size = size or die_size(dice)
+    dice = [d for d in dice if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) <= WIDEST * size]
     out: list[Die] = []
     for d in sorted(dice, key=lambda d: -d.confidence):
         near = next((o for o in out if _dist(o, d) < _one_die(o, d) * size), None)
