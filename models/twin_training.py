@@ -86,7 +86,10 @@ def _epoch(twin, patches: np.ndarray, labels: np.ndarray, rng: np.random.Generat
 
     twin.train()
     order = rng.permutation(len(labels))
-    crops = np.stack([augment_crop(patches[i], rng) for i in order]).astype(np.float32) / 255
+    # any quarter turn too: the reader turns a face upright only to the nearest quarter, and a
+    # table's own picture face (a skull) has an up that a few photos show only some ways round
+    crops = np.stack([np.rot90(augment_crop(patches[i], rng), int(rng.integers(4)))
+                      for i in order]).astype(np.float32) / 255
     crops = _fit_crop(crops, crop, margin)
     x_all, y_all = torch.from_numpy(crops[:, None]), torch.from_numpy(labels[order])
     for s in range(max(1, math.ceil(len(labels) / BATCH))):

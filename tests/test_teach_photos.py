@@ -1,0 +1,51 @@
+"""Issue 37's proof on a small drawn proxy: a folder of photos of dice with new faces (a skull on
+the one, an emblem on the six) -> capture --stills -> a person's review (answers from the
+drawing) -> train -> never-taught photos read right.
+
+The same loop as `benchmarks/teach_eval.py` (which runs it on real rune55 photos), kept small:
+drawn tables, a few epochs. `pytest -q -s` prints the figures.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+pytest.importorskip("torch", reason="the train extra is not installed")
+
+TARGET = 95.0  # % of the new faces read right on never-taught photos (issue 37)
+# Not reached yet (docs/teach.md: the reader drops a third of the taught dice it proposed at
+# several times their size); below this floor the loop has broken, not merely fallen short.
+FLOOR = 50.0
+
+
+def teach_eval():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "teach_eval.py"
+    spec = importlib.util.spec_from_file_location("teach_eval", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["teach_eval"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ten_photos_teach_the_new_faces(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
+    f = teach_eval().run(tmp_path, source="drawn", teach=8, test=12, epochs=4, seed=0, base_dice=300)
+    with capsys.disabled():
+        print("\n" + json.dumps(f))
+    assert f["new_faces"]["before"] < 50, "the shipped model already reads the new faces: no proof"
+    assert f["new_faces"]["n"] >= 20
+    assert f["new_faces"]["after"] >= FLOOR, f
+    # no worse on the other faces of those photos, on plain photos, on drawn pip dice (one die of
+    # slack on each: a figure over a few dozen dice moves by a die from run to run)
+    for key in ("pip_faces", "plain_dice", "drawn_pip_dice"):
+        slack = 100 / f[key]["n"] + 1e-9
+        assert f[key]["after"] >= f[key]["before"] - slack, (key, f)
+    assert f["review"]["taps_per_photo"] <= 10, f
+    if f["new_faces"]["after"] < TARGET:  # shown as xfail with the figure until the target holds
+        pytest.xfail(f"issue 37's target not reached: {f['new_faces']['after']}% of the new faces "
+                     f"read right (target {TARGET}%)")
