@@ -130,6 +130,25 @@ def test_a_read_many_dice_wide_is_no_die_on_the_table():
     assert len(mark_geometry([die(2, 398, 306), top], table, size=34)) == 2
 
 
+
+def test_a_kept_die_knocked_and_named_grey_after_white_is_still_kept():
+    # a real die's grey body on a dark tray is named white at one settle, grey at the next
+    # (seed 63015, throw 1: the kept four, knocked 0.3 of a side, was reported thrown)
+    t = started()
+    assert t.settle(SIX[:4], rolled=False).kind == "pickup"
+    four = SIX[3]
+    knocked = replace(four, center=(four.center[0] + 8, four.center[1] + 6), color="grey")
+    thrown = [die(2, 500, 380), die(6, 150, 380)]
+    out = t.settle(SIX[:3] + [knocked] + thrown, rolled=True)
+    assert out.kind == "throw" and sorted(d.value for d in out.thrown) == [2, 6]
+    assert "knocked" in out.flags and len(out.kept) == 4
+    # white and black are no flicker: a black four there is a die thrown
+    t = started()
+    t.settle(SIX[:4], rolled=False)
+    out = t.settle(SIX[:3] + [replace(knocked, color="black")] + thrown, rolled=True)
+    assert sorted(d.value for d in out.thrown) == [2, 4, 6]
+
+
 def test_dice_picked_up_and_held_are_no_throw_when_no_die_was_seen_leaving():
     # the player picked two dice up and shook them in view: fewer dice, and something free of
     # the frame's edge moved (a piece of the hand), but nothing left the picture

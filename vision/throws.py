@@ -29,12 +29,14 @@ This module knows nothing of scoring: the rules decide what the flags cost.
 """
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+import numpy as np
 from zonkcam.vision.dice import Die, box_growth, reading_order
 from zonkcam.vision.table import TableConfig, inside
 
@@ -46,6 +48,7 @@ WIDEST = 4.0  # die sides: a read whose box is wider is no die (a stack's top di
 # with the die below is up to 3 wide)
 STILL = 0.15  # of the match tolerance: a die this close to where one lay has not moved
 AGAINST = 1.5  # die sizes between the centres of a die and one leaning on it, at most
+ALIKE_COLOURS = 55.0  # palette distance between colour names a die's name flickers between
 KNOCK_REACH = 0.6  # die sizes a kept die a thrown die knocked lies from where it lay, at most
 SLID_REACH = 1.5  # die sizes a hand picking dice up slides a kept die, at most
 Kind = Literal["baseline", "throw", "ignored", "pickup", "nudge", "none"]
@@ -181,8 +184,26 @@ def _same_face(a: Die, b: Die, colours: bool = False) -> bool:
 
 
 def same_colour(a: Die, b: Die) -> bool:
-    """The same colour where both are named."""
-    return a.color is None or b.color is None or a.color == b.color
+    """The same colour where both are named, or names a die's colour flickers between: of
+    the default palette, nearer each other than `ALIKE_COLOURS` (white and grey, grey and
+    black, red and orange; not white and black). A real die's grey body on a dark tray, lit
+    more or less, is named white, grey or black from one settle to the next (seed 63015,
+    throw 1: a kept four knocked, named white then grey, was reported thrown)."""
+    if a.color is None or b.color is None or a.color == b.color:
+        return True
+    return _palette_gap(a.color, b.color) < ALIKE_COLOURS
+
+
+@functools.cache
+def _palette_gap(a: str, b: str) -> float:
+    """Lab distance, lightness weighted down as where dice are named, between two colours of
+    the default palette; infinite for a name it lacks (a calibrated set's own)."""
+    from zonkcam.vision.colors import DEFAULT_RGB, L_WEIGHT, rgb_to_lab
+
+    if a not in DEFAULT_RGB or b not in DEFAULT_RGB:
+        return math.inf
+    d = rgb_to_lab(DEFAULT_RGB[a]) - rgb_to_lab(DEFAULT_RGB[b])
+    return float(np.hypot(L_WEIGHT * d[0], np.hypot(d[1], d[2])))
 
 
 def _angle_close(a: Die, b: Die, tol: float | None) -> bool:
