@@ -1,7 +1,9 @@
 """The league on a real (throw-away) PostgreSQL: the draw of both rounds, standings and exports,
 two kiosks at once, the server and the database stopped mid-game, idempotent events, and who may
 do what (table tokens, the admin's password, other origins and hosts)."""
+import random
 import threading
+import time
 
 import pytest
 from league_helpers import (
@@ -184,10 +186,17 @@ def test_only_the_admin_edits_and_only_from_the_leagues_own_pages(night):
                for r in night["league"].all("SELECT token_hash FROM tables"))
 
 
-def test_pin_guard_backoff_is_the_kiosks():
+def test_wrong_tokens_from_everywhere_do_not_lock_every_kiosk_out_but_wrong_passwords_do():
     from zonkcam.hardware.league.auth import Guard
 
-    assert isinstance(Guard().backoff, PinGuard)
+    guard = Guard()
+    tables, admin = guard.backoff("table"), guard.backoff("admin")
+    assert isinstance(tables, PinGuard) and isinstance(admin, PinGuard)  # the kiosk's backoff, reused
+    for i in range(200):
+        tables.miss(f"10.0.{i // 250}.{i % 250}")
+        admin.miss(f"10.0.{i // 250}.{i % 250}")
+    assert not tables.locked("127.0.0.1") and tables.locked("10.0.0.1") is False
+    assert admin.locked("127.0.0.1")
 
 
 def test_undos_replay_on_the_league_as_on_the_kiosk(tmp_path, night):
@@ -207,3 +216,62 @@ def test_undos_replay_on_the_league_as_on_the_kiosk(tmp_path, night):
     assert sum(line == "undo" for _, _, line in league_log(night["league"], k.league_game)) == 6
     assert theirs["scores"] == {p: ours.players[p].score for p in ours.order}
     assert theirs["hits"] == {p: ours.hit_total(p) for p in ours.order} and theirs["over"]
+
+
+def test_a_league_night_of_two_matches_at_three_tables(tmp_path, night):
+    """The issue's night: two matches, three tables; each kiosk (the real join, log and sender
+    of `zonkcam play --league`) plays the games offered to its table one after another."""
+    from zonkcam.hardware.league.outbox import LeagueLink
+    from zonkcam.hardware.league.simkiosk import SimApp, play
+    from zonkcam.hardware.store import Store
+
+    league, base, cookie = night["league"], night["base"], login(night["base"])
+    other = {"Reds": ["Cat", "Dan"], "Blues": ["Gus", "Hal"], "Greens": ["Kim", "Lou"]}
+    status, first, _ = call(base, "/api/matches", {"night": night["night"], "present": PRESENT,
+                                                   "tables": ["T1", "T2"]}, cookie=cookie)
+    assert status == 200
+    status, second, _ = call(base, "/api/matches", {"night": night["night"], "present": other,
+                                                    "tables": ["T3", "T1"]}, cookie=cookie)
+    assert status == 200
+    links, threads = {}, []
+    for i, table in enumerate(("T1", "T2", "T3")):
+        (tmp_path / table).mkdir()
+        (tmp_path / table / "league-token").write_text(night["tokens"][table])
+        store = Store(tmp_path / table / "z.db")
+        link = links[table] = LeagueLink(store, tmp_path / table / "z.db", base, table)
+        app = SimApp(store, link.game_id)
+        link.start(app)
+        threads.append(threading.Thread(target=play, args=(link, app, random.Random(i), 0.0, 2), daemon=True))
+        threads[-1].start()
+
+    def round_one_over(match: dict) -> bool:
+        view = call(base, f"/api/matches/{match['match']}")[1]
+        return all(g["status"] == "over" for g in view["games"] if g["round"] == 1)
+
+    for match, table in ((first, "T2"), (second, "T3")):
+        wait(lambda m=match: round_one_over(m), 60)
+        assert call(base, f"/api/matches/{match['match']}/round2", {"table": table}, cookie=cookie)[0] == 200
+    for t in threads:
+        t.join(90)
+        assert not t.is_alive()
+    for link in links.values():
+        link.stop()
+    games = league.all("SELECT id, table_id, status FROM games ORDER BY id")
+    assert len(games) == 6 and {g["status"] for g in games} == {"over"}
+    for link in links.values():
+        played = link.links.all(base)
+        assert len(played) == 2  # each table played two games, one after the other
+        for lk in played:
+            with link.store.db as db:
+                ours = [tuple(r) for r in db.execute("SELECT seq, at, line FROM actions WHERE game_id = ?"
+                                                     " ORDER BY seq", (lk.local_game,))]
+            assert league_log(league, lk.league_game) == ours
+    table = call(base, "/api/standings")[1]
+    assert sum(row["matches"] for row in table) == 6 and sum(row["match_wins"] for row in table) >= 2
+
+
+def wait(check, timeout):
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)

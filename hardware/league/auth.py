@@ -59,22 +59,32 @@ class _SameOrigin(Access):
 
 
 class Guard:
-    """The league's gate: `refused(request, kind)` says why a write is refused, or None."""
+    """The league's gates: `precheck(request, ...)` says why a write is refused, or None.
 
-    def __init__(self, guard: PinGuard | None = None) -> None:
-        self.gate = _SameOrigin(None, guard or PinGuard(limit=5, window_s=60.0, total_limit=50))
+    Two lockouts, both `web.PinGuard`'s growing backoff per address: the admin's password, which
+    a person chose, also locks every address after 20 misses a minute from all of them; table
+    tokens (256 random bits, past guessing) only per address, so that wrong tokens sent from
+    anywhere cannot hold back every kiosk's events."""
+
+    def __init__(self, admin: PinGuard | None = None, tables: PinGuard | None = None) -> None:
+        self.gates = {
+            "admin": _SameOrigin(None, admin or PinGuard(limit=5, window_s=60.0, total_limit=20)),
+            "table": _SameOrigin(None, tables or PinGuard(limit=5, window_s=60.0, total_limit=10 ** 9)),
+        }
         self.sessions: dict[str, float] = {}  # admin session id -> expiry (monotonic)
 
-    @property
-    def backoff(self) -> PinGuard:
-        return self.gate.guard
+    def backoff(self, who: str = "admin") -> PinGuard:
+        return self.gates[who].guard
 
-    def precheck(self, request: Request) -> Response | None:
+    def precheck(self, request: Request, who: str = "admin") -> Response | None:
         """Another origin, not JSON, or a client locked out after wrong secrets."""
-        return self.gate.refused(request)
+        return self.gates[who].refused(request)
 
-    def miss(self, request: Request, what: str) -> Response:
-        self.backoff.miss(request.client.host if request.client else "?")
+    def locked(self, request: Request, who: str) -> bool:
+        return self.backoff(who).locked(request.client.host if request.client else "?")
+
+    def miss(self, request: Request, what: str, who: str = "admin") -> Response:
+        self.backoff(who).miss(request.client.host if request.client else "?")
         return JSONResponse({"error": f"wrong {what}"}, status_code=403)
 
     # --- the admin's session --------------------------------------------------------------

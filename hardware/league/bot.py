@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from zonkcam.rules.actions import AnyAction, Bank, Keep, Throw
+from zonkcam.rules.actions import AnyAction, Bank, Keep, Throw, parse_action
 from zonkcam.rules.dice import Die
 from zonkcam.rules.game import Game
 
@@ -15,6 +15,8 @@ BANK_AT = {0: 0, 1: 0, 2: 300, 3: 400, 4: 700, 5: 1000}
 def next_action(game: Game, rng: random.Random) -> AnyAction | None:
     """The current player's next action, or None when the game waits on nobody (over)."""
     player = game.current
+    if game.phase == "shaharazad?":  # several past the target: nobody asks (A12), the game ends
+        return parse_action("end", game.setup.players)
     if game.over or player is None:
         return None
     turn = game.live.turn if game.live is not None else None

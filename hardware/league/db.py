@@ -143,13 +143,14 @@ class League:
 
     def table_for(self, name: str, token: str) -> int | None:
         """The table's id if `token` is its token (constant-time), else None."""
-        row = self.one("SELECT id, token_hash FROM tables WHERE name = %s", (name,))
-        # an unknown table costs the same hash and compare as a known one
-        stored = row["token_hash"] if row else "0" * 64
-        if not token_matches(token, stored) or row is None:
-            return None
         with self.tx() as db:
-            db.execute("UPDATE tables SET last_seen = now() WHERE id = %s", (row["id"],))
+            row = db.execute("SELECT id, token_hash FROM tables WHERE name = %s", (name,)).fetchone()
+            # an unknown table costs the same hash and compare as a known one
+            stored = row["token_hash"] if row else "0" * 64
+            if not token_matches(token, stored) or row is None:
+                return None
+            db.execute("UPDATE tables SET last_seen = now() WHERE id = %s AND (last_seen IS NULL"
+                       " OR last_seen < now() - interval '5 seconds')", (row["id"],))
         return row["id"]
 
     def tables(self) -> list[dict[str, Any]]:

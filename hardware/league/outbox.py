@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from zonkcam.hardware.cli_common import CliError
 from zonkcam.hardware.league.kiosk import (
@@ -40,14 +41,16 @@ ASSIGNMENT_EVERY_S = 2.0  # a table whose game is over asks this often for its n
 class Sender:
     def __init__(self, game_db: Path, links: Links, client: Client,
                  on_status: Callable[[str], None] = log.info) -> None:
-        self.reader = sqlite3.connect(f"file:{game_db}?mode=ro", uri=True, check_same_thread=False)
+        self.reader = sqlite3.connect(f"file:{quote(str(game_db.resolve()))}?mode=ro", uri=True,
+                                      check_same_thread=False)
         self.links, self.client, self.on_status = links, client, on_status
         self.stopping = threading.Event()
         self.wake = threading.Event()
         self.stuck: dict[int, str] = {}  # local game -> why the league will not take its events
         self.online: bool | None = None
         self.on_idle: Callable[[], None] | None = None  # every event acknowledged: look for more work
-        self.sent = 0  # events the league stored for us (for benchmarks)
+        self.sent = 0  # events the league acknowledged past what it held (for benchmarks)
+        self.requests = 0  # batches sent (for benchmarks)
 
     def waiting(self) -> dict[int, int]:
         """Local game -> events not yet acknowledged by the league."""
@@ -72,6 +75,7 @@ class Sender:
                 continue
             done = False
             events = [{"seq": s, "at": at, "line": line} for s, at, line in rows]
+            self.requests += 1
             try:
                 acked = self.client.send(link.league_game, events)
             except Refused as exc:
@@ -201,8 +205,11 @@ class LeagueLink:
     def _maybe_next(self) -> None:
         """Once this table's game is over and sent, the league's next game for it, if any."""
         now = time.monotonic()
-        if self.app is None or now < self._next_ask or not self.store.game(self.app.game_id).over:
+        if self.app is None or now < self._next_ask:
             return
+        with self.app.lock:  # the store is the table app's: its threads take turns
+            if not self.store.game(self.app.game_id).over:
+                return
         self._next_ask = now + ASSIGNMENT_EVERY_S
         try:
             assigned = self.client.assignment()

@@ -183,8 +183,7 @@ class Api:
     # --- the kiosks -------------------------------------------------------------------------
 
     async def _table(self, request: Request) -> int | Response:
-        client = request.client.host if request.client else "?"
-        if self.guard.backoff.locked(client):
+        if self.guard.locked(request, "table"):
             return JSONResponse({"error": "too many wrong tokens: wait, then try again"}, status_code=429)
         name = request.headers.get("x-zonkcam-table", "")
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
@@ -194,7 +193,7 @@ class Api:
             table_id = await _call(self.league.table_for, name, token)
         except Unavailable as exc:
             return _error(exc)
-        return table_id if table_id is not None else self.guard.miss(request, "table or token")
+        return table_id if table_id is not None else self.guard.miss(request, "table or token", "table")
 
     async def kiosk_assignment(self, request: Request) -> Response:
         table_id = await self._table(request)
@@ -209,7 +208,7 @@ class Api:
         return JSONResponse(jsonable(game))
 
     async def kiosk_events(self, request: Request) -> Response:
-        if (no := self.guard.precheck(request)) is not None:
+        if (no := self.guard.precheck(request, "table")) is not None:
             return no
         table_id = await self._table(request)
         if isinstance(table_id, Response):

@@ -44,7 +44,8 @@ def free_port() -> int:
 class Throwaway:
     """`with Throwaway() as pg: pg.url("league")` -- a fresh server and a URL to a new database."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable  # fsync on, as a real server (benchmarks); tests need no durability
         self.bin = bin_dir()
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="zonkcam-pg-"))
@@ -63,9 +64,10 @@ class Throwaway:
             raise NoPostgres(f"{argv[0]} failed: {detail.strip()[-300:]}") from None
 
     def _options(self) -> str:
-        # fsync off: a throw-away server (a real league keeps PostgreSQL's defaults)
+        # fsync off unless durable: a throw-away server (a real league keeps PostgreSQL's defaults)
+        fast = "" if self.durable else " -c fsync=off -c full_page_writes=off"
         return (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.root}"
-                " -c fsync=off -c full_page_writes=off -c max_connections=200")
+                f" -c max_connections=200{fast}")
 
     def start(self) -> Throwaway:
         if self.as_root:
