@@ -93,6 +93,11 @@ CASES = [
     "review {T}/missing", "review {T}/ok.jpg", "review {T}/dir --port 99999",
     # doctor (a FAIL found is status 1, not garbage: test_doctor.py)
     "doctor --port 0", "doctor --port x", "doctor --json --bad",
+    # league (issue 39; a database that is not one, or not there: no PostgreSQL needed)
+    "league serve --db mysql://x", "league serve --port 99999", "league add-table",
+    "league add-table T1 --db nope", "league password --db postgresql://a@127.0.0.1:1/x",
+    "league migrate --db ''", "league", "play --camera demo --league ftp://x --table-name T",
+    "play --camera demo --league http://127.0.0.1:1",
     # unknown command, a group without its command (a bare `zonkcam` prints the help: test_cli.py)
     "nope", "game", "model",
 ]

@@ -19,7 +19,8 @@ def sqlalchemy_url(url: str) -> str:
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
-    raise MigrateError(f"--db: expected a postgresql://... URL, got {url.split(':')[0]}:...")
+    scheme = url.split("://")[0] + "://..." if "://" in url else "no scheme"
+    raise MigrateError(f"--db: expected a postgresql://... URL, got {scheme}")
 
 
 def create_database(url: str) -> bool:
