@@ -13,7 +13,7 @@ person on the review queue (answers from the labels; every tap counted as the pa
 - a person's review: dice to look at per photo, taps per photo.
 
     .venv/bin/python benchmarks/teach_eval.py [--source rune55|drawn] [--teach 10] [--test 40]
-                                              [--epochs 8] [--seed 0] [--keep DIR]
+                                              [--epochs 8] [--seed 0] [--base rune55] [--keep DIR]
 """
 from __future__ import annotations
 
@@ -273,7 +273,7 @@ def review(captures, truth: dict[str, Truth]) -> dict[str, int]:
 # ---------------------------------------------------------------------------------- the loop
 
 def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epochs: int = 8,
-        seed: int = 0, base_dice: int = 600, threads: int = 1) -> dict:
+        seed: int = 0, base_dice: int = 600, threads: int = 1, base: str | None = None) -> dict:
     """The whole loop in `work`; returns the figures."""
     from zonkcam.hardware.cli import main
     from zonkcam.models.captures import CaptureSet
@@ -299,7 +299,8 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
     person = review(captures, truth)
     t1 = time.time()
     metrics = finetune(FinetuneConfig(datasets=[work / "cap"], out=work / "model", epochs=epochs, seed=seed,
-                                      threads=threads, register=False, base_dice=base_dice))
+                                      threads=threads, register=False, base_dice=base_dice,
+                                      base=base))
     t_train = time.time() - t1
     old, new = shipped_model(), work / "model" / "model.onnx"
     before, after = score(old, never), score(new, never)
@@ -311,6 +312,7 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
         "pip_faces": {"n": after["pips"][1], "before": pct(before["pips"]), "after": pct(after["pips"])},
         "plain_dice": {"n": plain_after["all"][1], "before": pct(plain_before["all"]),
                        "after": pct(plain_after["all"])},
+        "base_data": metrics["base_data"],
         "drawn_pip_dice": {"n": metrics["base_eval_dice"],
                            "before": round(100 * metrics["before"]["base"], 1),
                            "after": round(100 * metrics["after"]["base"], 1)},
@@ -331,16 +333,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--base", help="zonkcam train's --base (rune55, a YOLO folder; default: drawn dice)")
     ap.add_argument("--keep", type=Path, help="work here (kept) instead of a temporary folder")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
-        figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed, threads=args.threads)
+        figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed, threads=args.threads,
+                      base=args.base)
     f = figures
     print(json.dumps(f, indent=1), file=sys.stderr)
     print(f"{f['source']}: taught {f['taught_photos']} photos; never-taught {f['test_photos']} photos")
     for key, label in (("new_faces", "new faces (emblem 6, skull 1)"), ("pip_faces", "pip faces"),
-                       ("plain_dice", "plain dice, other photos"), ("drawn_pip_dice", "drawn pip dice")):
+                       ("plain_dice", "plain dice, other photos"),
+                       ("drawn_pip_dice", f"base data ({f['base_data']})")):
         print(f"{label:32s} {f[key]['before']:5.1f}% -> {f[key]['after']:5.1f}%  (n={f[key]['n']})")
     r = f["review"]
     print(f"review: {r['dice_per_photo']} dice to look at per photo, {r['taps_per_photo']} taps per photo "
