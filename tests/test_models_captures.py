@@ -170,5 +170,5 @@ def test_a_sure_read_unlike_its_look_alikes_is_checked_first(tmp_path):
             entry["value"] = 4
     (tmp_path / "meta" / f"{name}.json").write_text(json.dumps(meta))
     queue = captures.review_queue()
-    assert [(i.die, i.group) for i in queue][0] == (0, "misread")
+    assert (queue[0].die, queue[0].group) == (0, "misread")
     assert {i.die for i in queue if i.group == "sure"} == {1, 2, 3, 4, 5}
