@@ -190,7 +190,7 @@ def start_server(url: str, port: int, log: Path) -> subprocess.Popen:
         time.sleep(0.2)
 
 
-def throughput(pg: Throwaway, n: int, workers: int, folder: Path, batch: int) -> None:
+def throughput(pg: Throwaway, n: int, workers: int, folder: Path, batch: int, direct: bool) -> None:
     url = pg.url(f"load{n}b{batch}")
     migrate.create_database(url)
     migrate.upgrade(url)
@@ -200,8 +200,8 @@ def throughput(pg: Throwaway, n: int, workers: int, folder: Path, batch: int) ->
     relay = Relay(port)
     try:
         (folder / f"k{n}b{batch}").mkdir()
-        results = run_kiosks(games, f"http://127.0.0.1:{relay.port}", str(folder / f"k{n}b{batch}"), workers,
-                             0.0, batch=batch)
+        results = run_kiosks(games, f"http://127.0.0.1:{port if direct else relay.port}",
+                             str(folder / f"k{n}b{batch}"), workers, 0.0, batch=batch)
     finally:
         server.terminate()
         server.wait(10)
@@ -212,7 +212,8 @@ def throughput(pg: Throwaway, n: int, workers: int, folder: Path, batch: int) ->
     over = league.one("SELECT count(*) AS n FROM games WHERE status = 'over'")["n"]
     league.close()
     requests = sum(r["requests"] for r in results)
-    print(f"N={n:3d} kiosks, at most {batch} a request: {events} events in {seconds:.1f} s = "
+    via = "direct" if direct else "via the relay"
+    print(f"N={n:3d} kiosks {via}, at most {batch} a request: {events} events in {seconds:.1f} s = "
           f"{events / seconds:.0f} events/s into the "
           f"league ({requests} requests, {events / requests:.1f} events each); league holds {held} "
           f"({held - events:+d}), games over {over}/{n}", flush=True)
@@ -268,6 +269,8 @@ def main() -> int:
     p.add_argument("--drop-kiosks", type=int, default=16)
     p.add_argument("--workers", type=int, default=2, help="processes the simulated kiosks run in")
     p.add_argument("--batch", default="100", help="events a request at most, one run each (e.g. 100,1)")
+    p.add_argument("--direct", action="store_true",
+                   help="throughput: the kiosks to the server, not through the relay")
     args = p.parse_args()
     random.seed(0)
     with Throwaway(durable=True) as pg, tempfile.TemporaryDirectory() as tmp:
@@ -275,7 +278,7 @@ def main() -> int:
               f"{os.cpu_count()} cores", flush=True)
         for batch in (int(x) for x in args.batch.split(",")):
             for n in (int(x) for x in args.kiosks.split(",") if x):
-                throughput(pg, n, args.workers, Path(tmp), batch)
+                throughput(pg, n, args.workers, Path(tmp), batch, args.direct)
         if args.drop:
             drop_lag(pg, args.drop_kiosks, args.drop, args.workers, Path(tmp))
     return 0
