@@ -178,6 +178,9 @@ def test_only_the_admin_edits_and_only_from_the_leagues_own_pages(night):
     assert call(base, "/api/teams", team, {"Origin": "http://evil.example"}, cookie=cookie)[0] == 403
     assert call(base, "/api/teams", team, {"Host": "evil.example"}, cookie=cookie)[0] == 421
     assert call(base, "/api/teams", {"name": "Tiny", "players": ["A1", "B1", "C1"]}, cookie=cookie)[0] == 400
+    same_table = {"night": night["night"], "present": PRESENT, "tables": ["T1", "T1"]}
+    status, answer, _ = call(base, "/api/matches", same_table, cookie=cookie)
+    assert status == 400 and "separate tables" in answer["error"]  # L2
     status, teams, _ = call(base, "/api/teams")
     assert status == 200 and {"team": "Golds", "players": ["Mo", "Ned", "Oz", "Pip"]} in teams
     stored = night["league"].admin_hash()
@@ -275,3 +278,26 @@ def wait(check, timeout):
     while not check():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.1)
+
+
+def test_a_kiosk_started_before_the_league_waits_for_it(tmp_path, night):
+    from zonkcam.hardware.league.outbox import LeagueLink
+    from zonkcam.hardware.store import Store
+
+    match = draw_match(night["league"], night, ["T1", "T2"])
+    night["server"].stop()
+    (tmp_path / "league-token").write_text(night["tokens"]["T1"])
+    joined = {}
+
+    def join() -> None:
+        joined["link"] = LeagueLink(Store(tmp_path / "z.db"), tmp_path / "z.db", night["base"], "T1")
+
+    kiosk_boot = threading.Thread(target=join, daemon=True)
+    kiosk_boot.start()
+    kiosk_boot.join(1.0)
+    assert kiosk_boot.is_alive()  # no league yet: the kiosk waits, it does not give up
+    night["server"].start()
+    kiosk_boot.join(20)
+    link = joined["link"]
+    assert link.game_id == 1 and link.links.find(night["base"], match["games"][0]["id"]).local_game == 1
+    assert link.store.game(1).setup.players == tuple(match["games"][0]["players"])

@@ -18,6 +18,8 @@ GAME_FROM = " FROM games g JOIN rounds r ON r.id = g.round_id LEFT JOIN tables t
 def new_match(league: League, night_id: int, present: Mapping[str, Sequence[str]],
               tables: Sequence[str] = ()) -> dict[str, Any]:
     """A match of three teams on a match night: round 1 drawn (L2) and offered to `tables`."""
+    if len(set(tables)) != len(tables):
+        raise LeagueError("round 1's games are played at separate tables (L2): a table is named twice")
     try:
         games = draw.first_round({t: list(p) for t, p in present.items()})
     except draw.DrawError as exc:

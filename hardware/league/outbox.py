@@ -168,10 +168,15 @@ class LeagueLink:
                 raise CliError(f"--league: the league refused table {self.table}: {exc}") from None
             except Offline as exc:
                 latest = self.links.latest(self.url, self.table)
-                if latest is None:
-                    raise CliError(f"--league: {exc}, and this kiosk has no league game to resume") from None
-                log.warning("league: %s; resuming game %s offline", exc, latest.league_game)
-                return latest.local_game
+                if latest is not None:
+                    log.warning("league: %s; resuming game %s offline", exc, latest.league_game)
+                    return latest.local_game
+                if not announced:  # a kiosk may start before the network or the league is up
+                    log.warning("league: %s at %s; trying again every %g s", exc, self.url,
+                                ASSIGNMENT_EVERY_S)
+                    announced = True
+                time.sleep(ASSIGNMENT_EVERY_S)
+                continue
             if assigned is not None:
                 return self.link(assigned)
             if not announced:
