@@ -144,7 +144,9 @@ def test_two_demo_kiosks_play_round_one_at_once_and_a_killed_one_loses_nothing(t
         ours, theirs = local_log(dbs[t], games[t]), league_log(league["db"], games[t])
         assert theirs == ours[:len(theirs)]  # in order, none doubled, none changed
     assert league_log(league["db"], games["T1"])[:len(recorded)] == recorded  # none lost
-    assert "Traceback" not in (tmp_path / "T1.out").read_text()
+    logs = "".join((tmp_path / name).read_text() for name in ("T1.out", "T2.out", "league.out"))
+    assert "Traceback" not in logs
+    assert not any(secret in logs for secret in (*league["tokens"].values(), PASSWORD))  # no secret logged
 
 
 def test_simulated_kiosks_and_the_league_killed_mid_sync_lose_and_double_nothing(tmp_path, league):
