@@ -6,11 +6,14 @@ events as the kiosk recorded them, results and standings. A kiosk joins with
 `zonkcam play --league URL --table-name T`: it plays from its own SQLite log as ever, and a
 sender copies that log to the league, idempotently by (game, sequence).
 
-Modules: `draw` (the rounds' draws and the standings: pure functions), `migrations/` (alembic),
-`db` (every SQL statement), `results` (a game's result from its events), `auth` (tokens, the
-admin password, backoff), `server` and `pages` (the web app), `export` (CSV and JSON),
-`kiosk` (the kiosk's side: its assignment and the sender), `cli` (`zonkcam league`),
-`throwaway` (a temporary PostgreSQL server for tests and benchmarks), `bot` (a simulated player).
+Modules: `draw` (the rounds' draws and the standings: pure functions), `migrations/` and
+`migrate` (alembic), `db` (the pool; teams, seasons, nights, tables), `matches` (draws into
+games at tables; what the league shows), `sync` (a kiosk's events in, idempotently),
+`results` (a game's standing replayed from its events), `auth` (tokens, the admin's password,
+lockouts), `server`, `pages` and `admin.html` (the web app), `export` (CSV and JSON), `kiosk`
+and `outbox` (the kiosk's side: its client, links and sender), `cli` (`zonkcam league`),
+`throwaway` (a temporary PostgreSQL for tests and benchmarks), `bot` and `simkiosk` (a
+simulated player and kiosk).
 
 psycopg, psycopg_pool and alembic are imported only by the server's side (`db`, `migrate`,
 `server`): the kiosk needs none of them.
