@@ -301,3 +301,19 @@ def test_a_kiosk_started_before_the_league_waits_for_it(tmp_path, night):
     link = joined["link"]
     assert link.game_id == 1 and link.links.find(night["base"], match["games"][0]["id"]).local_game == 1
     assert link.store.game(1).setup.players == tuple(match["games"][0]["players"])
+
+
+def test_a_batch_too_large_for_the_league_is_sent_in_smaller_ones(tmp_path, night):
+    draw_match(night["league"], night, ["T1", "T2"])
+    k = kiosk(tmp_path, night, "T1", 13)
+    long_line = "Ann permanent " + "a long house rule, " * 20  # 100 of these: over the 16 KB body limit
+    with k.store.db as db:
+        for seq in range(1, 101):
+            db.execute("INSERT INTO actions (game_id, seq, at, line) VALUES (?, ?, ?, ?)",
+                       (k.game_id, seq, "2026-11-26T20:00:00", long_line))
+    k.sender.start()
+    k.drain()
+    k.sender.stop()
+    assert k.sender.batch < 100 and not k.sender.stuck
+    assert league_log(night["league"], k.league_game) == k.log()
+    assert matches.game_view(night["league"], k.league_game)["problem"]  # kept, and said not to play

@@ -51,6 +51,7 @@ class Sender:
         self.on_idle: Callable[[], None] | None = None  # every event acknowledged: look for more work
         self.sent = 0  # events the league acknowledged past what it held (for benchmarks)
         self.requests = 0  # batches sent (for benchmarks)
+        self.batch = BATCH  # halved while the league finds a batch too large (long lines)
 
     def waiting(self) -> dict[int, int]:
         """Local game -> events not yet acknowledged by the league."""
@@ -70,7 +71,7 @@ class Sender:
                 continue
             rows = self.reader.execute(
                 "SELECT seq, at, line FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-                (link.local_game, link.acked, BATCH)).fetchall()
+                (link.local_game, link.acked, self.batch)).fetchall()
             if not rows:
                 continue
             done = False
@@ -89,6 +90,9 @@ class Sender:
         expected = re.match(r"expected event (\d+) next", str(exc))
         if exc.status == 409 and expected:  # the league holds fewer than we thought: rewind
             self.links.ack(link.local_game, int(expected.group(1)) - 1)
+            return
+        if exc.status == 413 and self.batch > 1:  # the league's size limit: fewer at a time
+            self.batch //= 2
             return
         if exc.status in (401, 403) and "token" in str(exc):
             raise exc  # the whole table is refused: the loop backs off
