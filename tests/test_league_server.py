@@ -103,8 +103,11 @@ def test_two_kiosks_play_round_one_at_once_then_round_two_is_drawn_and_standings
     assert headers["content-type"].startswith("text/csv")
     assert csv_text.splitlines()[0] == "team,matches,match_wins,games,game_wins,points,hits"
     status, history, _ = call(night["base"], "/api/players/Ann")
-    assert status == 200 and history["played"] == sum("Ann" in g.setup.players for g in
-                                                       [*(k.store.game(k.game_id) for k in kiosks), ours])
+    anns = [g for g in [*(k.store.game(k.game_id) for k in kiosks), ours] if "Ann" in g.setup.players]
+    assert status == 200 and history["played"] == len(anns)
+    assert history["best_score"] == max(g.players["Ann"].score for g in anns)
+    assert history["hits"] == sum(g.hit_total("Ann") for g in anns)
+    assert call(night["base"], "/players/Ann")[0] == 200
     status, page, _ = call(night["base"], f"/matches/{match['match']}")
     assert status == 200 and "Ann" in page and "T3" in page
 

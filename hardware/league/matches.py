@@ -159,7 +159,10 @@ def player_history(league: League, name: str) -> dict[str, Any]:
     played = len(games)
     return {**player, "games": games, "played": played, "wins": sum(g["won"] for g in games),
             "points": sum(g["score"] for g in games), "hits": sum(g["hits"] for g in games),
-            "mean_score": round(sum(g["score"] for g in games) / played) if played else None}
+            "mean_score": round(sum(g["score"] for g in games) / played) if played else None,
+            "best_score": max((g["score"] for g in games), default=None),
+            "hits_per_game": round(sum(g["hits"] for g in games) / played, 2) if played else None,
+            "second_rounds": sum(g["round"] == 2 for g in games)}
 
 
 # --- inside a transaction -------------------------------------------------------------------

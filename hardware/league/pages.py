@@ -109,7 +109,8 @@ def player(league: League, name: str) -> HTMLResponse:
              _e(g["round"]), f"<a href='/games/{g['game']}'>{g['game']}</a>", _e(g["score"]), _e(g["hits"]),
              "won" if g["won"] else ""] for g in h["games"]]
     summary = (f"<p>team {_e(h['team'] or '-')}: {h['played']} games, {h['wins']} won, {h['points']} points,"
-               f" {h['hits']} hits, mean score {_e(h['mean_score'])}</p>")
+               f" {h['hits']} hits ({_e(h['hits_per_game'])} a game), mean score {_e(h['mean_score'])},"
+               f" best {_e(h['best_score'])}, {h['second_rounds']} second round(s)</p>")
     head = ["season", "night", "match", "round", "game", "score", "hits", ""]
     return _page(name, summary + _table(head, rows), refresh=False)
 
