@@ -32,6 +32,7 @@ UNSURE_MARGIN = 0.5  # a read whose top two classes are closer than this is a li
 JUNK_HEAT = 0.45  # an unread candidate the proposer is less sure than this of is table junk
 DIE_LIKE_HEAT = 0.6  # ... and one it is surer than this of, a die whose face was never taught
 SURE_READ = 0.9  # below this, a read is checked first even with a clear margin
+SAME_SPOT = 0.15  # a die within this share of its side of one in the next frame lay still
 SIGNATURE = 8  # px a side of a crop's signature
 ALIKE = 0.8  # signatures this close (cosine, at the best quarter turn) look alike
 NEIGHBOURS = 3  # a read is odd when most of its look-alikes (up to this many) read otherwise
@@ -129,8 +130,8 @@ def rank(entry: dict, disagrees: bool = False) -> tuple[str, float]:
 
 
 def disagreements(metas: Sequence[dict]) -> list[set[int]]:
-    """For frames in time order, the dice whose read differs from a die at the same spot (within
-    half a die) in the frame before or after: one of the two reads is wrong."""
+    """For frames in time order, the dice whose read differs from a die at the same spot (a die
+    that lay still: `_same_spot`) in the frame before or after: one of the two reads is wrong."""
     out: list[set[int]] = [set() for _ in metas]
     for i, meta in enumerate(metas):
         for j in (i - 1, i + 1):
@@ -146,10 +147,13 @@ def disagreements(metas: Sequence[dict]) -> list[set[int]]:
 
 
 def _same_spot(a: dict, b: dict) -> bool:
+    """Where a die lay still between two captured throws (a kept die): within `SAME_SPOT` of a
+    die's side. Rethrown dice coming to rest near each other's last spot are not the same die
+    (half a die of slack flagged a tenth of a simulated table's throws)."""
     ax1, ay1, ax2, ay2 = a["box"]
     bx1, by1, bx2, by2 = b["box"]
-    half = max(ax2 - ax1, ay2 - ay1) / 2
-    return abs((ax1 + ax2) - (bx1 + bx2)) / 2 < half and abs((ay1 + ay2) - (by1 + by2)) / 2 < half
+    near = SAME_SPOT * max(ax2 - ax1, ay2 - ay1)
+    return abs((ax1 + ax2) - (bx1 + bx2)) / 2 < near and abs((ay1 + ay2) - (by1 + by2)) / 2 < near
 
 
 def describe(entry: dict, group: str) -> str:

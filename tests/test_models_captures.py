@@ -126,7 +126,8 @@ def test_queue_puts_likely_misreads_first_and_table_junk_last(tmp_path):
     assert [i.words for i in queue] == ["reads 3, unsure (or 2?)", "a die? face not recognised", "reads 3",
                                         "reads 4", "probably not a die"]
     # the same spot read otherwise in the next frame: one of the two reads is wrong
-    other = captures.add(frame(), [die(5, 0.99, box=(12, 10, 32, 30))])
+    other = captures.add(frame(), [die(5, 0.99, box=(11, 10, 31, 30)),  # the 3 that lay still
+                                   die(5, 0.99, box=(46, 12, 66, 32))])  # rethrown, came to rest near
     assert {(i.name, i.die) for i in captures.review_queue()[:2]} == {(other, 0), (name, 0)}
 
 
