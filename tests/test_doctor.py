@@ -135,10 +135,12 @@ def test_json_has_every_check_and_the_verdict(setup, capsys):
 
 
 def test_on_a_pi_missing_gpio_and_display_are_warnings(setup, capsys, monkeypatch, tmp_path):
-    from zonkcam.hardware import cameras
+    from zonkcam.hardware import picamera
 
     _, argv = setup
-    monkeypatch.setattr(cameras, "on_raspberry_pi", lambda: True)
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    monkeypatch.setattr(picamera, "DEVICE_MODEL", model)  # every `on_raspberry_pi` reads it
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))  # no wayland-* socket there
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.setattr(doctor, "_importable", lambda module: module != "lgpio")

@@ -155,17 +155,17 @@ def test_a_video_frame_that_does_not_decode_is_skipped_never_rewound(tmp_path):
 @pytest.fixture
 def pi_without_picamera2(monkeypatch, tmp_path):
     """A Raspberry Pi (by its device tree) whose Python cannot import picamera2: a plain venv."""
-    from zonkcam.hardware import cameras
+    from zonkcam.hardware import cameras, picamera
 
     model = tmp_path / "model"
     model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
-    monkeypatch.setattr(cameras, "DEVICE_MODEL", model)
+    monkeypatch.setattr(picamera, "DEVICE_MODEL", model)  # where `on_raspberry_pi` reads it
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import raises ImportError
 
     def no_usb(index):
         raise CameraError(f"usb:{index}: no camera at index {index}")
 
-    monkeypatch.setattr(cameras, "UsbCamera", no_usb)
+    monkeypatch.setattr(cameras, "UsbCamera", no_usb)  # where `detect_camera` looks it up
     return cameras
 
 
@@ -179,9 +179,11 @@ def test_on_a_pi_a_python_without_picamera2_is_told_how_to_fix_it(pi_without_pic
         cameras.PiCamera()
 
 
-def test_off_a_pi_no_camera_is_quietly_the_demo(pi_without_picamera2, tmp_path, caplog):
+def test_off_a_pi_no_camera_is_quietly_the_demo(pi_without_picamera2, tmp_path, caplog, monkeypatch):
+    from zonkcam.hardware import picamera
+
     cameras = pi_without_picamera2
-    cameras.DEVICE_MODEL = tmp_path / "absent"
+    monkeypatch.setattr(picamera, "DEVICE_MODEL", tmp_path / "absent")
     with caplog.at_level("INFO"):
         assert cameras.detect_camera() == "demo"
     assert "Raspberry Pi" not in caplog.text

@@ -6,7 +6,7 @@ import types
 import cv2
 import numpy as np
 import pytest
-from zonkcam.hardware import cameras
+from zonkcam.hardware import cameras, picamera
 from zonkcam.hardware.cameras import PiCamera, fixed_controls
 from zonkcam.hardware.cli import main
 from zonkcam.vision.table import TableConfig
@@ -90,7 +90,7 @@ class FakePicamera2:
 @pytest.fixture
 def picamera2(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
-    monkeypatch.setattr(cameras.time, "sleep", lambda s: None)
+    monkeypatch.setattr(picamera.time, "sleep", lambda s: None)
     for name in ("model", "focus_found", "takes_sensor", "frames_left"):
         monkeypatch.setattr(FakePicamera2, name, getattr(FakePicamera2, name))  # undone after
     return FakePicamera2
