@@ -209,7 +209,8 @@ class Store:
                 action = candidate.normalize(action)
             action = action.stamped(now())
             try:
-                candidate = Game.replay(game.setup, [*log, action])  # every later action re-checked
+                # every later action re-checked; the colours of this new one too (`check_taken`)
+                candidate = Game.replay(game.setup, [*log, action], new=1)
             except ReplayError as exc:
                 raise IllegalAction(exc.reason if exc.seq == len(log) + 1 else str(exc)) from None
             log.append(action)

@@ -37,7 +37,7 @@ from zonkcam.rules.actions import (
     Undo,
     effective,
 )
-from zonkcam.rules.dice import Die, check_colors, parse_die
+from zonkcam.rules.dice import Die, check_colors, parse_die, set_color
 from zonkcam.rules.ending import won_at_once
 from zonkcam.rules.events import FiveOnes, Kept, Spazzed, Zonked
 from zonkcam.rules.records import (
@@ -67,17 +67,26 @@ class Game(GameState):
     # --- the log ------------------------------------------------------------------------
 
     @classmethod
-    def replay(cls, setup: GameSetup, log: Iterable[AnyAction]) -> Game:
-        """The game after this log; `IllegalAction` names the first action that cannot stand."""
+    def replay(cls, setup: GameSetup, log: Iterable[AnyAction], new: int = 0) -> Game:
+        """The game after this log; `IllegalAction` names the first action that cannot stand.
+
+        The last `new` actions of the log are being taken now: they are also checked as `apply`
+        checks an action (`check_taken`). The ones before them were stored and replay as they
+        were recorded, so a log an older zonkcam wrote (a die in a colour outside the set) plays."""
         log = list(log)
         try:
             actions = effective(log, setup.players)
         except ActionError as exc:
             raise IllegalAction(str(exc)) from None
         game = cls(setup)
+        for seq in range(max(len(log) - new, 0) + 1, len(log) + 1):
+            try:
+                game.check_taken(log[seq - 1])
+            except IllegalAction as exc:
+                raise ReplayError(seq, log[seq - 1], str(exc)) from None
         for seq, action in actions:
             try:
-                game.apply(action)
+                game.apply(action, stored=True)
             except IllegalAction as exc:
                 raise ReplayError(seq, action, str(exc)) from None
         game.log = log
@@ -106,8 +115,9 @@ class Game(GameState):
 
     # --- applying actions ---------------------------------------------------------------
 
-    def apply(self, action: AnyAction) -> None:
-        """Apply one action, or raise `IllegalAction` with the reason.
+    def apply(self, action: AnyAction, *, stored: bool = False) -> None:
+        """Apply one action, or raise `IllegalAction` with the reason. `stored`: the action is
+        replayed from a log, as it was recorded (not checked by `check_taken`).
 
         A rejected action may leave the game part-way (say, play started): to check an action
         without touching a game, replay the log with it (`Game.replay`), as the store does."""
@@ -121,8 +131,26 @@ class Game(GameState):
         handler = _HANDLERS.get(action.verb)
         if handler is None:
             raise IllegalAction(f"no such action: {action.verb}")
+        if not stored:
+            self.check_taken(action)
         handler(self, action)
         self.last_at = action.at or self.last_at
+
+    def check_taken(self, action: AnyAction) -> None:
+        """What an action taken now must meet besides the rules of play: every die it names (a
+        throw, a correction) is in one of the set's colours (`dice_colors`) or none, since a
+        colour the set does not have would score (colors6's COLORS) as if it did. A stored log
+        is not held to it: an older zonkcam could name any colour the recognizer knew."""
+        who, allowed = self.ruleset.name, self.ruleset.dice_colors
+        try:
+            if isinstance(action, Throw):
+                check_colors(action.dice, allowed, who)
+            elif isinstance(action, Correct) and action.replacement is not None:
+                self.check_taken(action.replacement)
+            elif isinstance(action, Correct) and action.die is not None:
+                set_color(action.die.color, allowed, who)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
 
     # Before play: the magic number (W2) and the order of play (W3, C9).
 
@@ -160,10 +188,6 @@ class Game(GameState):
     # Turn actions.
 
     def _throw(self, a: Throw) -> None:
-        try:  # a colour the set does not have would score (colors6's COLORS) as if it did
-            check_colors(a.dice, self.ruleset.dice_colors, self.ruleset.name)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
         record = self._turn_for(a.player)
         turn = record.turn
         assert turn is not None

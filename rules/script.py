@@ -98,7 +98,7 @@ def play_script(script: Script) -> Game:
                 action = dataclasses.replace(action, target=seq_of_line[action.target])
             if isinstance(action, Undo | Correct):
                 log.append(action)
-                game = Game.replay(script.setup, log)
+                game = Game.replay(script.setup, log, new=1)  # the correction is checked as taken now
             else:
                 action = game.normalize(action)
                 game.apply(action)

@@ -58,3 +58,44 @@ def test_a4_the_lynch_pin_is_the_single_die_whatever_its_colour():
               "A throw green:3 red:3 red:3 blue:2 green:4\n")
     assert "courtesy_hit" not in [e.type for e in play(no_pin, "albany", "A,B").live.turn.last.events]
     assert "courtesy_hit" in types(score("albany", 3, 3, 3, 2, 4, colors="green,red,red,white,white").events)
+
+
+# A log an older zonkcam stored: its recognizer could name any of six colours, so a colors6
+# game (red, green, white) may hold a blue die. It replays as recorded; new actions are checked.
+OLD_LOG = ("A throw red:2 green:2 blue:2 red:3 green:4 white:6", "A keep 2 2 2")
+
+
+def test_a_stored_log_with_a_colour_outside_the_set_still_replays_a_new_action_is_refused():
+    from zonkcam.rules.actions import parse_action
+    from zonkcam.rules.game import Game, GameSetup, ReplayError
+
+    setup = GameSetup(load_variant("colors6"), ("A", "B"))
+    log = [parse_action(line, setup.players) for line in OLD_LOG]
+    assert Game.replay(setup, log).live.turn.total == 200  # three 2s
+    with pytest.raises(ReplayError, match=r"action 1 .*'blue' is not a colour of colors6's dice"):
+        Game.replay(setup, log[:1], new=1)  # the same throw, taken now
+
+
+def test_the_kiosk_resumes_an_older_zonkcams_game_with_an_off_set_colour(tmp_path):
+    from zonkcam.hardware.store import Store
+    from zonkcam.rules.game import GameSetup, IllegalAction
+
+    store = Store(tmp_path / "z.db")
+    gid = store.new_game(GameSetup(load_variant("colors6"), ("A", "B")))
+    for seq, line in enumerate(OLD_LOG, start=1):  # written as the older zonkcam wrote them
+        store.db.execute("INSERT INTO actions (game_id, seq, at, line) VALUES (?, ?, ?, ?)",
+                         (gid, seq, "2026-11-01T20:00:00", line))
+    store.close()
+    again = Store(tmp_path / "z.db")
+    assert again.unfinished() == gid
+    game = again.game(gid)  # resumed, not "its log no longer plays"
+    assert [str(a) for a in game.log] == list(OLD_LOG) and game.live.turn.total == 200
+    with pytest.raises(IllegalAction, match="'blue' is not a colour of colors6's dice"):
+        again.record(gid, "A throw blue:5 red:1 white:3")
+    with pytest.raises(IllegalAction, match="'blue' is not a colour of colors6's dice"):
+        again.record(gid, "correct 1 die 4 blue:4")
+    assert len(again.log(gid)) == 2  # nothing refused was stored
+    game = again.record(gid, "correct 1 die 5 white:1")  # another die of the stored throw: fine
+    assert game.live.turn.total == 200
+    game = again.record(gid, "A throw red:1 green:5 white:3")
+    assert [str(d) for d in game.live.turn.last.dice] == ["red:1", "green:5", "white:3"]
