@@ -127,6 +127,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if game_id is None:
         game_id = store.new_game(GameSetup(ruleset, players))
         log.info("new game %s: %s, %s", game_id, ruleset.name, ", ".join(players))
+    elif league is not None:  # the game the league gave this table, new or begun; --new has no say
+        game = store.game(game_id)
+        log.info("table %s: %s its league game (local game %s): %s, %s", league.table,
+                 "resuming" if game.log else "starting", game_id, game.ruleset.name, ", ".join(game.order))
     else:
         game = store.game(game_id)
         log.info("resuming game %s: %s, %s (--new to start another)", game_id, game.ruleset.name,
@@ -181,6 +185,8 @@ def _join_league(args: argparse.Namespace, store, db: Path):
         return None
     from zonkcam.hardware.league.outbox import LeagueLink
 
+    if args.new:
+        log.warning("--new does nothing with --league: the league decides which game this table plays")
     args.new = False
     return LeagueLink(store, db, args.league, args.table_name)
 

@@ -137,6 +137,8 @@ def test_two_demo_kiosks_play_round_one_at_once_and_a_killed_one_loses_nothing(t
         kiosks["T1"] = kiosk(argv["T1"], league["tokens"]["T1"], tmp_path / "T1.out", tmp_path / "home")
         wait_until(lambda: len(league_log(league["db"], games["T1"])) >= len(recorded), 60,
                    "the restarted kiosk's outbox drained")
+        wait_until(lambda: "resuming its league game" in (tmp_path / "T1.out").read_text(), 60,
+                   "the restarted kiosk back in its league game")
     finally:
         for process in kiosks.values():
             stop(process)
@@ -147,6 +149,10 @@ def test_two_demo_kiosks_play_round_one_at_once_and_a_killed_one_loses_nothing(t
     logs = "".join((tmp_path / name).read_text() for name in ("T1.out", "T2.out", "league.out"))
     assert "Traceback" not in logs
     assert not any(secret in logs for secret in (*league["tokens"].values(), PASSWORD))  # no secret logged
+    t1 = (tmp_path / "T1.out").read_text()  # said as it is: the league's game, begun then resumed
+    assert "table T1: starting its league game (local game 1)" in t1
+    assert "table T1: resuming its league game (local game 1)" in t1
+    assert "--new" not in logs  # --new has no say in which game a league table plays
 
 
 def test_simulated_kiosks_and_the_league_killed_mid_sync_lose_and_double_nothing(tmp_path, league):

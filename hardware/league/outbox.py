@@ -173,7 +173,7 @@ class LeagueLink:
             except Offline as exc:
                 latest = self.links.latest(self.url, self.table)
                 if latest is not None:
-                    log.warning("league: %s; resuming game %s offline", exc, latest.league_game)
+                    log.warning("league: %s; resuming league game %s offline", exc, latest.league_game)
                     return latest.local_game
                 if not announced:  # a kiosk may start before the network or the league is up
                     log.warning("league: %s at %s; trying again every %g s", exc, self.url,
