@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.vision import scales
+from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.dice import Die, Reading, Status, box_growth
 from zonkcam.vision.faces import colour_views, face_angle, patch_at, upright
@@ -35,7 +36,7 @@ from zonkcam.vision.proposals import (
 )
 from zonkcam.vision.silhouette import Silhouette, blobs, silhouette
 
-__all__ = ["ModelError", "Reader", "TableError"]
+__all__ = ["Candidate", "ModelError", "Reader", "TableError"]
 
 REJECT_THRESHOLD = 0.5  # a crop at least this likely "not a pip die" is dropped
 VALUE_THRESHOLD = 0.5  # a value read less surely than this is reported `unreadable`
@@ -57,17 +58,15 @@ TYPICAL_SIZE_FROM = 3  # dice read at the first look needed for a median size to
 SECOND_LOOK_REJECTED_SCORE = 0.3
 SECOND_LOOK_REJECTED_SURE = 0.9
 SECOND_LOOK_REJECTED_SCALES = (0.5, 2.0)
-# Dice under this many px at the proposer's scale (~320 px) are near the least it finds: a
-# picture whose dice read are all about that small, or none, is proposed again at twice the
-# resolution, and that proposal is kept if it reads more dice. Chosen on fit photos holding
-# dice under 30 px (193 pictures: 6 more exact) and the `tune` groups (none fewer).
-ZOOM_BELOW = 16
 # A die found under this share of the median size of the picture's dice (three or more read)
 # is dropped: dice at one distance from a camera are alike in size, and a speck on the table,
 # read again at the dice's size, passes for a one (a dot on a plain face). On the 200 byler
 # photos 16 of 26 false dice, none real; on the `tune` groups as many exact pictures as
 # before (0.55 cost one).
 LEAST_OF_TYPICAL = 0.5
+# ... and over this multiple of it: the grain of a table seen at a zoom that shows small dice
+# passes for a die of two or three times their size (issue 36's 12 MP phone photos).
+MOST_OF_TYPICAL = 2.5
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 # Overhead cameras only: a die whose silhouette is this near a square, and within these
 # multiples of a die's size (the median of the dice read, from three; else its proposed size),
@@ -178,27 +177,63 @@ class Reader:
         return dice
 
     def candidates(self, image: np.ndarray, size: float | None = None) -> list[Candidate]:
-        """Every proposal above `heat_threshold` with its crop's class probabilities; where the
-        dice read are none or near the least the proposer finds, from a second proposal at
-        twice the resolution if that reads more dice."""
-        found = self._candidates_at(image, self.proposer_side, size)
-        sizes = [c.proposal.size for c in found if not self._rejects(c)]
-        scale = self.proposer_side / max(image.shape[:2])  # the proposer's scale
-        if not sizes or float(np.median(sizes)) * scale < ZOOM_BELOW:
-            zoomed = self._candidates_at(image, 2 * self.proposer_side, size)
-            if sum(not self._rejects(c) for c in zoomed) > len(sizes):
-                found = zoomed
+        """Every proposal above `heat_threshold` with its crop's class probabilities, from the
+        picture at the scale where its dice are of a size the proposer finds (`_zoomed`), and
+        with the dice a pass at a quarter of that scale reads whole where the first took their
+        pips for dice (`_close_up`; both in `vision.scales`)."""
+        found = self._zoomed(image, size)
+        found = scales.without_pips(self._close_up(image, found, size), self._unsure,
+                                    self._rejects)
         if self.overhead:
             found = self._squared(image, self._parted(image, found, size), size)
         return self._alike_in_size(found)
 
-    def _candidates_at(self, image: np.ndarray, side: int, size: float | None
-                       ) -> list[Candidate]:
-        """The candidates of a proposal on the picture scaled to `side` px."""
+    def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
+        """The candidates of the proposal that reads the most dice surely, of proposals at
+        `proposer_side` and at twice, four and eight times that resolution, as
+        `scales.zoom_plan` says."""
+        long_side = max(image.shape[:2])
+        side = self.proposer_side
+        always, most = scales.zoom_plan(long_side, side, size is not None)
+        passes = {side: self._candidates_at(image, side, size)}
+
+        def best() -> int:
+            return max(passes, key=lambda k: scales.how_well(passes[k], k, self._rejects,
+                                                             self._unsure))
+
+        while 2 * side <= most:
+            chosen = best()
+            if 2 * side > always and not scales.small(passes[chosen], chosen, long_side,
+                                                      self._rejects):
+                break
+            side *= 2
+            passes[side] = self._candidates_at(image, side, size)
+        return passes[best()]
+
+    def _close_up(self, image: np.ndarray, found: list[Candidate], size: float | None
+                  ) -> list[Candidate]:
+        """`found`, with the dice a proposal of the picture shrunk onto a plain canvas reads
+        whole in place of their pips, where the dice read are large in the picture."""
+        long_side = max(image.shape[:2])
+        if not scales.wants_close_up(found, long_side, self.proposer_side, self._rejects):
+            return found
+        whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
+                                    canvas=scales.CLOSE_UP_CANVAS)
+        return scales.whole_dice(found, whole, long_side, self._unsure, self._rejects)
+
+    def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
+                       canvas: int = 1) -> list[Candidate]:
+        """The candidates of a proposal on the picture scaled to `side` px (in the middle of a
+        plain canvas `canvas` times as large)."""
         grey01, scale, small = proposer_input(image, side)
+        pad = 0
+        if canvas > 1:
+            grey01, pad = scales.on_canvas(grey01, side, canvas)
         heat, geometry = self.model.propose(grey01)
-        proposals = decode(heat, geometry, scale, self.model.stride, self.heat_threshold,
-                           NMS_FRACTION if self.overhead else PEAKS_APART)
+        proposals = [Proposal(p.cx - pad / scale, p.cy - pad / scale, p.w, p.h, p.score)
+                     for p in decode(heat, geometry, scale, self.model.stride,
+                                     self.heat_threshold,
+                                     NMS_FRACTION if self.overhead else PEAKS_APART)]
         if not proposals:
             return []
         looks = [self._look(image, p) for p in proposals]
@@ -379,12 +414,14 @@ class Reader:
     def _alike_in_size(self, found: list[Candidate]) -> list[Candidate]:
         """Without the dice under `LEAST_OF_TYPICAL` of the picture's median die size, once
         three or more are read (after `_squared`: a die proposed at a pip has its square's
-        size by then)."""
+        size by then), nor, in photos, those over `MOST_OF_TYPICAL` of it (overhead, a die
+        leaning on a die is boxed bigger)."""
         typical = self._typical_size(found, None)
         if typical is None:
             return found
-        return [c for c in found
-                if self._rejects(c) or c.proposal.size >= LEAST_OF_TYPICAL * typical]
+        most = np.inf if self.overhead else MOST_OF_TYPICAL * typical
+        return [c for c in found if self._rejects(c)
+                or LEAST_OF_TYPICAL * typical <= c.proposal.size <= most]
 
     def _one_per_die(self, found: list[Candidate], at: list[Proposal] | None = None,
                      first: Collection[int] = ()) -> list[Candidate]:
@@ -414,30 +451,12 @@ class Reader:
         return bool(c.probs[0] >= self.reject_threshold)
 
     def _die(self, c: Candidate) -> Die:
-        value = int(np.argmax(c.probs[1:])) + 1
+        value = c.value
         confidence = float(c.probs[value])
         status: Status = "ok" if confidence >= self.value_threshold else "unreadable"
         color, color_conf = self.dice_set.name_of(body_lab(c.patch, c.gains))
         return Die(value if status == "ok" else None, color, confidence, color_conf,
                    c.box, (c.proposal.cx, c.proposal.cy), c.angle, status)
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A proposal and what the classifier made of it, before any threshold."""
-
-    proposal: Proposal
-    angle: float
-    probs: np.ndarray  # reject, values 1..6
-    patch: np.ndarray
-    gains: np.ndarray
-    crop: np.ndarray  # the classifier's crop at the first look (float, 0..1)
-
-    @property
-    def box(self) -> tuple[int, int, int, int]:
-        p = self.proposal
-        return (round(p.cx - p.w / 2), round(p.cy - p.h / 2),
-                round(p.cx + p.w / 2), round(p.cy + p.h / 2))
 
 
 def _square(image: np.ndarray, p: Proposal, others: list[tuple[float, float]],

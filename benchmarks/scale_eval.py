@@ -1,0 +1,161 @@
+"""The recognizer at scales rune55 never shows (issue 36): tiny dice in a big photo, and one
+die filling the picture.
+
+    python benchmarks/scale_eval.py [--split tune|heldout] [--limit N] [--seed S]
+
+Proxies made from rune55's photo groups (tune on `tune`, report `heldout`):
+- `as-is`: the 640x640 photo.
+- `phone`: the photo's dice cut out (with a fading margin), shrunk to 40-110 px across and
+  heaped at a random place on a 4032x3024 "phone photo" (a grained, unevenly lit surface), as
+  issue 36's 12 MP stills of small dice in a bowl.
+- `tiny`: the same with dice of 12-30 px on a 1280x960 webcam picture.
+- `close-up`: each die with no other die's centre near it, cut out with a margin of 0.1-0.3
+  of its side, as the single-die crops of issue 36 (their own size, ~40-200 px).
+
+Prints precision / recall / value accuracy / exact-image rate and the read time per proxy.
+Needs ../shared/datasets/rune55 (or ZONKCAM_DATASETS).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+import cv2
+import numpy as np
+from zonkcam.models.rune55 import datasets_root, group_split
+from zonkcam.vision.evaluate import Tally
+from zonkcam.vision.read import Reader
+
+# canvas (w, h) and the range of die sizes on it, px
+PASTED = {"phone": ((4032, 3024), (40, 110)), "tiny": ((1280, 960), (12, 30))}
+
+
+def surface(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A grained, unevenly lit table (wood, cloth) of `w`x`h`, BGR."""
+    small = rng.normal(0, 1, (h // 64 + 2, w // 64 + 2)).astype(np.float32)
+    grain = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+    streaks = cv2.resize(rng.normal(0, 1, (h // 8, 4)).astype(np.float32), (w, h))
+    base = rng.uniform(60, 190)
+    tint = rng.uniform(0.7, 1.15, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = 1 + 0.25 * np.cos(xx / w * rng.uniform(1, 4) + yy / h * rng.uniform(1, 4))
+    grey = (base + 12 * grain + 8 * streaks) * light
+    return np.clip(grey[..., None] * tint, 0, 255).astype(np.uint8)
+
+
+def pasted(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, proxy: str
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """The photo's dice, each cut out in its box with a fading margin, shrunk to the proxy's die size
+    and scattered without overlap over a patch of a surface of the proxy's size."""
+    (cw, ch), px = PASTED[proxy]
+    h, w = image.shape[:2]
+    boxes = dice[:, 1:] * np.array([w, h, w, h], np.float32)
+    k = rng.uniform(*px) / float(np.median(boxes[:, 2:].max(axis=1)))
+    canvas = surface(rng, cw, ch).astype(np.float32)
+    spread = 4 * k * float(boxes[:, 2:].max()) * np.sqrt(len(boxes))  # a heap, not a scatter
+    x_lo, y_lo = rng.uniform(0, cw - spread), rng.uniform(0, ch - spread)
+    placed: list[tuple[float, float, float]] = []
+    out = []
+    pad = int(boxes[:, 2:].max()) + 2
+    padded = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    for (value, *_), (cx, cy, bw, bh) in zip(dice, boxes, strict=True):
+        half = round(0.8 * max(bw, bh))
+        x0, y0 = round(cx) - half + pad, round(cy) - half + pad
+        side = max(4, round(2 * half * k))
+        scale = side / (2 * half)
+        patch = cv2.resize(padded[y0:y0 + 2 * half, x0:x0 + 2 * half], (side, side),
+                           interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC)
+        for _ in range(50):
+            px0, py0 = rng.uniform(x_lo, x_lo + spread), rng.uniform(y_lo, y_lo + spread)
+            if px0 + side < cw and py0 + side < ch and all(
+                    (abs(px0 - qx) > (side + qs) / 2 or abs(py0 - qy) > (side + qs) / 2)
+                    for qx, qy, qs in placed):
+                break
+        else:
+            continue
+        placed.append((px0, py0, side))
+        # the die's box and a tenth more, its edge fading over a twentieth of the die
+        yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) - side / 2
+        reach = np.maximum(np.abs(xx) / (bw * scale), np.abs(yy) / (bh * scale))
+        alpha = np.clip((0.6 - reach) / 0.05, 0, 1)[..., None]
+        ix, iy = round(px0), round(py0)
+        region = canvas[iy:iy + side, ix:ix + side]
+        region[:] = alpha * patch + (1 - alpha) * region
+        # the die's centre: where it lay in its patch (rounding moved it), scaled
+        dx, dy = (cx - round(cx) + half) * scale, (cy - round(cy) + half) * scale
+        out.append([value, (ix + dx) / cw, (iy + dy) / ch, bw * scale / cw, bh * scale / ch])
+    noisy = canvas + rng.normal(0, 3, canvas.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8), np.array(out, np.float32).reshape(-1, 5)
+
+
+def close_ups(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator
+              ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each die alone in a crop a little larger than it (none whose crop holds another die's
+    centre)."""
+    h, w = image.shape[:2]
+    boxes = dice[:, 1:] * np.array([w, h, w, h], np.float32)
+    out = []
+    for i, (cx, cy, bw, bh) in enumerate(boxes):
+        side = max(bw, bh) * (1 + 2 * rng.uniform(0.1, 0.3))
+        x0, y0 = round(cx - side / 2), round(cy - side / 2)
+        x1, y1 = round(cx + side / 2), round(cy + side / 2)
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        others = np.delete(boxes, i, axis=0)
+        if ((others[:, 0] > x0) & (others[:, 0] < x1) & (others[:, 1] > y0)
+                & (others[:, 1] < y1)).any():
+            continue
+        cw, ch = x1 - x0, y1 - y0
+        label = np.array([[dice[i, 0], (cx - x0) / cw, (cy - y0) / ch, bw / cw, bh / ch]],
+                         np.float32)
+        out.append((image[y0:y1, x0:x1].copy(), label))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", default="tune", choices=("tune", "heldout"))
+    ap.add_argument("--limit", type=int, default=120, help="photos (default: 120)")
+    ap.add_argument("--seed", type=int, default=36)
+    ap.add_argument("--proxies", default="as-is,phone,tiny,close-up")
+    args = ap.parse_args()
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").is_file():
+        print(f"scale_eval: needs {root} (rune55); skipped", file=sys.stderr)
+        return 0
+    items = group_split(root, args.split)
+    random.Random(args.seed).shuffle(items)
+    items = [it for it in items if len(it.dice)][:args.limit]
+    rng = np.random.default_rng(args.seed)
+    reader = Reader()
+    proxies = args.proxies.split(",")
+    tallies = {p: Tally() for p in proxies}
+    for n, item in enumerate(items, 1):
+        image = cv2.imread(str(item.image))
+        if image is None:
+            continue
+        cases: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {
+            "as-is": [(image, item.dice)],
+            **{p: [pasted(image, item.dice, rng, p)] for p in PASTED if p in proxies},
+            "close-up": close_ups(image, item.dice, rng) if "close-up" in proxies else [],
+        }
+        for proxy in proxies:
+            for picture, labels in cases[proxy]:
+                reading = reader.read(picture)
+                tallies[proxy].read_ms.append(reading.elapsed_ms)
+                tallies[proxy].add(reading.dice, labels, reading.width, reading.height)
+        print(f"\r{n}/{len(items)} photos", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"rune55 {args.split} groups, {len(items)} photos, seed {args.seed}")
+    print("| proxy | pictures | dice | precision | recall | value acc. | exact | read ms median |")
+    print("|---|---|---|---|---|---|---|---|")
+    for proxy, t in tallies.items():
+        s = t.summary()
+        print(f"| {proxy} | {s['images']} | {s['labels']} | {s['precision']} | {s['recall']} | "
+              f"{s['value_accuracy']} | {s['exact_image_rate']} | {s['read_ms_median']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""Dice at scales the proposer's 320-px view does not show well (issue 36).
+
+The proposer finds dice about 16-100 px across in its view. A phone's 12 MP still of dice
+~100 px across shows them 8 px wide at 320 px, so such a picture is also proposed at 640, 1280
+and, where the dice are still small, 2560 px (`zoom_plan`), and the proposal that reads the
+most dice surely is kept (`how_well`). A die filling a crop is ~250 px wide at 320 px and its
+pips pass for dice, so a picture whose dice are large in it is also proposed shrunk onto a plain
+canvas (`on_canvas`), and a die read whole there takes the place of its pips (`whole_dice`).
+
+`benchmarks/scale_eval.py` measures both on rune55 photos made small, heaped on a 12 MP
+table, and cut to one die.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import cv2
+import numpy as np
+from zonkcam.vision.candidates import Candidate
+from zonkcam.vision.proposals import Proposal, apart
+
+Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
+
+# Dice under this many px at the proposer's scale are near the least it finds: a picture whose
+# dice read are all about that small, or none, is proposed again at twice the resolution. Chosen
+# on fit photos holding dice under 30 px (193 pictures: 6 more exact) and the `tune` groups.
+ZOOM_BELOW = 16
+ZOOM_ALWAYS = 1280  # the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s
+ZOOM_SIDE_MAX = 2560
+# A picture whose dice read are this share of its long side or more is proposed again, shrunk to
+# `CLOSE_UP_SIDE` px in the middle of a canvas `CLOSE_UP_CANVAS` times that: a die filling a crop
+# then shows 30-45 px wide (issue 36: precision .36 on single-die crops, .97 on a canvas).
+CLOSE_UP_FROM = 0.1
+CLOSE_UP_SIDE = 48
+CLOSE_UP_CANVAS = 4
+# A die the close-up reads is of this share of the picture's long side or more (smaller, it is
+# under 20 px there, and a heap of dice can pass for one).
+CLOSE_UP_LEAST = 0.4
+SAME_DIE = 0.75  # a die read at both scales: the first pass's is at least this of the close-up's
+# The first pass's "dice" inside a close-up's die are its pips where they lie closer than this ×
+# their size, or are under this share of its size (dice side by side in one box are half of it)
+# and fewer than two are read surely at `SURE_DICE` of the picture (dice in a round photo's
+# vignette, which the close-up reads as one die).
+PIPS_APART = 0.9
+PIP_SHARE = 0.4
+SURE_DICE = 0.25
+PIP_REACH = 0.35  # a die's pips lie within this × its side of its middle (a six's corners: 0.35)
+
+
+def zoom_plan(long_side: int, proposer_side: int, size_known: bool) -> tuple[int, int]:
+    """(always, most): a picture is proposed at every doubling of `proposer_side` up to
+    `always`, and further up to `most` only while its dice read are none or small. Over 640 px,
+    up to its own resolution (to `ZOOM_ALWAYS`) always, unless the caller knows the dice's size
+    (a live table: zoomed only for dice that small); most: its resolution to `ZOOM_SIDE_MAX`,
+    or twice the proposer's side for a small picture."""
+    always = (min(long_side, ZOOM_ALWAYS)
+              if not size_known and long_side > 2 * proposer_side else 0)
+    return always, max(2 * proposer_side, min(long_side, ZOOM_SIDE_MAX))
+
+
+def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge) -> bool:
+    """Whether a proposal at `side` px read no die, or dice of a median under `ZOOM_BELOW` px
+    at that scale."""
+    sizes = [c.proposal.size for c in found if not rejects(c)]
+    return not sizes or float(np.median(sizes)) * side / long_side < ZOOM_BELOW
+
+
+def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judge
+             ) -> tuple[int, int, int]:
+    """How well a proposal at `side` px reads: dice read surely, dice read, and the smaller
+    side first (the grain of a table seen small can pass for a die or two, seldom surely)."""
+    dice = [c for c in found if not rejects(c)]
+    return sum(not unsure(c) for c in dice), len(dice), -side
+
+
+def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: int,
+                   rejects: Judge) -> bool:
+    """Whether the dice read are large in the picture (or none were read in a small one)."""
+    sizes = [c.proposal.size for c in found if not rejects(c)]
+    if not sizes:
+        return long_side <= 2 * proposer_side
+    return max(sizes) >= CLOSE_UP_FROM * long_side
+
+
+def on_canvas(grey01: np.ndarray, side: int, canvas: int) -> tuple[np.ndarray, int]:
+    """The proposer's input in the middle of a plain canvas `canvas` times as large, and the
+    margin added (px at the proposer's scale); its sides stay multiples of 32."""
+    pad = 16 * -(-side * (canvas - 1) // 32)
+    return cv2.copyMakeBorder(grey01, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                              value=float(np.median(grey01))), pad
+
+
+def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: int,
+               unsure: Judge, rejects: Judge) -> list[Candidate]:
+    """`found` with each die the close-up read surely (`whole`) in place of the candidates
+    centred inside it, where those are its pips: not the same die read at both scales, not one
+    die read surely, not dice side by side."""
+    dropped: set[int] = set()
+    out = list(found)
+    for big in whole:
+        b = big.proposal
+        if rejects(big) or unsure(big) or b.size < CLOSE_UP_LEAST * long_side:
+            continue  # not surely a die, or a heap of dice seen small
+        inside = [i for i, c in enumerate(found) if not rejects(c)
+                  and abs(c.proposal.cx - b.cx) < b.w / 2 and abs(c.proposal.cy - b.cy) < b.h / 2]
+        if len(inside) == 1 and (found[inside[0]].proposal.size >= SAME_DIE * b.size
+                                 or not unsure(found[inside[0]])):
+            continue  # the same die read at both scales, or a die read surely inside
+        fine = [found[i].proposal for i in inside]
+        big_and_sure = sum(not unsure(found[i]) and found[i].proposal.size >= SURE_DICE * long_side
+                           for i in inside)
+        if len(fine) > 1 and not crowded(fine) and (
+                big_and_sure > 1 or float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size):
+            continue  # dice side by side, which the close-up took for one (or its vignette)
+        dropped.update(inside)
+        out.append(big)
+    return [c for i, c in enumerate(out) if i not in dropped]
+
+
+def without_pips(found: list[Candidate], unsure: Judge, rejects: Judge) -> list[Candidate]:
+    """`found` without the dice read within `PIP_REACH` of a die's side from the middle of a
+    die read surely and under `PIP_SHARE` of its size: its pips (a close-up's die is found
+    whole and at its pips), as dice lie side by side, not on one another."""
+    sure = [c.proposal for c in found if not rejects(c) and not unsure(c)]
+
+    def pip(p: Proposal) -> bool:
+        return any(p.size < PIP_SHARE * d.size
+                   and math.hypot(p.cx - d.cx, p.cy - d.cy) < PIP_REACH * d.size for d in sure)
+
+    return [c for c in found if rejects(c) or not pip(c.proposal)]
+
+
+def crowded(proposals: Sequence[Proposal]) -> bool:
+    """Whether each proposal has another closer than `PIPS_APART` of their median size: the pips
+    of one die, each proposed as a die (dice side by side lie a die apart)."""
+    size = float(np.median([p.size for p in proposals]))
+    return all(any(not apart(p, q, size, PIPS_APART) for q in proposals if q is not p)
+               for p in proposals)
