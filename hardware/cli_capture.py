@@ -126,7 +126,7 @@ def _capture_stills(args: argparse.Namespace) -> int:
             bar.step()
             continue
         reading = reader.read(image)
-        name = captures.add(image, reading.dice, model=str(model), rejected=reading.rejected)
+        name = captures.add(image, reading.dice, model=str(model), rejected=reading.rejected, still=True)
         captures.fill_looks(reader.model, [name])
         meta = captures.meta(name)
         saved += 1

@@ -79,9 +79,10 @@ class CaptureSet:
     # --- writing ------------------------------------------------------------------------
 
     def add(self, image: np.ndarray, dice: Sequence[Die], model: str = "",
-            rejected: Sequence[Die] = ()) -> str:
+            rejected: Sequence[Die] = (), still: bool = False) -> str:
         """Save one settled frame with its dice, and the die-shaped candidates the recognizer
-        rejected (`Reading.rejected`; those on a die are skipped); returns the frame's name."""
+        rejected (`Reading.rejected`; those on a die are skipped); returns the frame's name.
+        `still`: a photo of its own, no frame of a stream (no die lies still from one to the next)."""
         # one reading of the clock: the second and its fraction read apart can sort a frame
         # before the one taken just before it
         ns = time.time_ns()
@@ -94,6 +95,7 @@ class CaptureSet:
             "model": model,
             "size": [w, h],
             "reviewed": False,
+            **({"still": True} if still else {}),
             "dice": [
                 d.to_json() | {"flagged": d.value is None or d.confidence < LOW_CONFIDENCE}
                 for d in dice

@@ -135,7 +135,8 @@ def disagreements(metas: Sequence[dict]) -> list[set[int]]:
     out: list[set[int]] = [set() for _ in metas]
     for i, meta in enumerate(metas):
         for j in (i - 1, i + 1):
-            if not 0 <= j < len(metas) or metas[j].get("size") != meta.get("size"):
+            if not 0 <= j < len(metas) or metas[j].get("size") != meta.get("size") \
+                    or meta.get("still") or metas[j].get("still"):  # photos are no sequence
                 continue
             for k, d in enumerate(meta["dice"]):
                 if d.get("value") is None:

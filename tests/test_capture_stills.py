@@ -44,6 +44,7 @@ def test_each_photo_is_one_scene_whatever_its_size(tmp_path, capsys):
     read = sum(d["value"] is not None and not d.get("rejected") for m in metas for d in m["dice"])
     assert read >= 0.8 * sum(map(len, drawn)) + 0.8 * 4
     assert all("look" in d for m in metas for d in m["dice"])  # what orders the review queue
+    assert all(m["still"] for m in metas)  # photos are no sequence: no die lies still between them
     line = captured.out.strip().splitlines()[-1]
     assert line.startswith(f"4 photos, {read} dice saved in {out}") and "1 unreadable skipped" in line
     assert "IMG_0005.jpg" in captured.err

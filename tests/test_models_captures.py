@@ -173,3 +173,10 @@ def test_a_sure_read_unlike_its_look_alikes_is_checked_first(tmp_path):
     queue = captures.review_queue()
     assert (queue[0].die, queue[0].group) == (0, "misread")
     assert {i.die for i in queue if i.group == "sure"} == {1, 2, 3, 4, 5}
+
+
+def test_photos_are_no_sequence_a_die_at_the_same_spot_is_no_neighbour(tmp_path):
+    captures = CaptureSet(tmp_path)
+    a = captures.add(frame(), [die(3, 0.95, box=(10, 10, 30, 30))], still=True)
+    b = captures.add(frame(), [die(5, 0.95, box=(10, 10, 30, 30))], still=True)
+    assert [(i.name, i.group) for i in captures.review_queue()] == [(a, "sure"), (b, "sure")]
