@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dataset", type=Path, metavar="DATASET")
     p.add_argument("--split", metavar="NAME",
                    help="heldout|tune|fit: rune55 photo-group split (DATASET holds groups.csv); "
-                        "any other name: the subfolder DATASET/NAME")
+                        "audited: held-out photos with labels audited by eye "
+                        "(models/rune55_audit.csv); any other name: the subfolder DATASET/NAME")
     p.add_argument("--files", type=Path, metavar="LIST",
                    help="evaluate only the image file names listed (one per line)")
     p.add_argument("--limit", type=bounded(1, 10_000_000), default=0, metavar="N",
@@ -190,6 +191,12 @@ def _labelled(args: argparse.Namespace) -> list:
             if not (root / "groups.csv").exists():
                 raise CliError(f"--split {args.split} needs {root}/groups.csv (rune55)")
             items = group_split(root, args.split)
+        elif args.split == "audited":
+            from zonkcam.models.rune55_audit import audited_heldout
+
+            if not (root / "groups.csv").exists():
+                raise CliError(f"--split audited needs {root}/groups.csv (rune55)")
+            items = audited_heldout(root)
         else:
             items = yolo_folder(root / args.split if args.split else root)
     except (FileNotFoundError, LabelError) as exc:

@@ -50,6 +50,12 @@ def match(dice: list[Die], boxes: np.ndarray) -> tuple[list[tuple[Die, int]], np
     return pairs, free
 
 
+def _inside(point: tuple[float, float], boxes: np.ndarray) -> bool:
+    x, y = point
+    return bool(((np.abs(x - boxes[:, 0]) <= boxes[:, 2] / 2)
+                 & (np.abs(y - boxes[:, 1]) <= boxes[:, 3] / 2)).any())
+
+
 @dataclass
 class Tally:
     images: int = 0
@@ -67,10 +73,14 @@ class Tally:
     by_color: dict[str, list[int]] = field(default_factory=dict)  # colour -> [labels, found, named so]
 
     def add(self, dice: list[Die], labels: np.ndarray, width: int, height: int,
-            colors: Sequence[str | None] | None = None) -> None:
+            colors: Sequence[str | None] | None = None, ignore: np.ndarray | None = None) -> None:
         """One image: `labels` rows are (value, cx, cy, w, h) normalised to the image;
-        `colors`: each label's colour, where known."""
-        boxes = labels[:, 1:] * np.array([width, height, width, height], np.float32)
+        `colors`: each label's colour, where known; `ignore`: boxes (cx, cy, w, h normalised) of
+        illegible dice, where a reported die counts neither as found nor as extra."""
+        scale = np.array([width, height, width, height], np.float32)
+        boxes = labels[:, 1:] * scale
+        if ignore is not None and len(ignore):
+            dice = [d for d in dice if not _inside(d.center, ignore * scale)]
         bins = [size_bin(float(max(w, h))) for w, h in boxes[:, 2:]]
         for b in bins:
             self.by_size.setdefault(b, [0, 0, 0])[0] += 1
@@ -180,7 +190,7 @@ def _add(tally: Tally, item, read: Callable, decode: Callable,
     reading = read(image)
     tally.read_ms.append(reading.elapsed_ms)
     known = None if colors is None else [colors.get((item.image.stem, i)) for i in range(len(item.dice))]
-    tally.add(reading.dice, item.dice, reading.width, reading.height, known)
+    tally.add(reading.dice, item.dice, reading.width, reading.height, known, getattr(item, "ignore", None))
 
 
 def format_summary(s: dict) -> str:
