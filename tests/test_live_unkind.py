@@ -139,13 +139,13 @@ def test_a_kept_die_knocked_and_named_grey_after_white_is_still_kept():
     four = SIX[3]
     knocked = replace(four, center=(four.center[0] + 8, four.center[1] + 6), color="grey")
     thrown = [die(2, 500, 380), die(6, 150, 380)]
-    out = t.settle(SIX[:3] + [knocked] + thrown, rolled=True)
+    out = t.settle([*SIX[:3], knocked, *thrown], rolled=True)
     assert out.kind == "throw" and sorted(d.value for d in out.thrown) == [2, 6]
     assert "knocked" in out.flags and len(out.kept) == 4
     # white and black are no flicker: a black four there is a die thrown
     t = started()
     t.settle(SIX[:4], rolled=False)
-    out = t.settle(SIX[:3] + [replace(knocked, color="black")] + thrown, rolled=True)
+    out = t.settle([*SIX[:3], replace(knocked, color="black"), *thrown], rolled=True)
     assert sorted(d.value for d in out.thrown) == [2, 4, 6]
 
 
