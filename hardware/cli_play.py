@@ -116,6 +116,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             store.game(game_id)
         except StoreError as exc:  # the kiosk still starts: that game stays, unplayable, in the db
+            if league is not None:  # a new game here would not be the league's: stop, say why
+                raise CliError(league.unloadable(game_id, exc), status=1) from None
             log.warning("cannot resume: %s; starting a new game", exc)
             game_id = None
     if game_id is not None and args.new:

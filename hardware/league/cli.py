@@ -14,6 +14,7 @@ from zonkcam.hardware.cli_common import CliError, port
 
 DB_ENV = "ZONKCAM_LEAGUE_DB"
 PASSWORD_ENV = "ZONKCAM_LEAGUE_PASSWORD"
+HOSTS_ENV = "ZONKCAM_LEAGUE_HOSTS"
 log = logging.getLogger("zonkcam.league")
 
 
@@ -31,6 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = command("serve", "run the league's pages and API (migrates the database first)", cmd_serve)
     c.add_argument("--port", type=port, default=8090)
     c.add_argument("--lan", action="store_true", help="listen on the LAN (kiosks and phones), not only here")
+    c.add_argument("--allowed-hosts", metavar="NAMES",
+                   help="DNS names the league answers to besides this machine's own (an IP address, "
+                   "localhost, its host name): league.example.org,*.example.org, behind a reverse proxy "
+                   f"(default ${HOSTS_ENV}); other names are refused (DNS rebinding)")
     c = command("add-table", "add a table (or give it a new token); prints its token once", cmd_add_table)
     c.add_argument("name", help="the table's name, as the kiosk gives it with --table-name")
     command("password", f"set the admin's password (asked, or ${PASSWORD_ENV})", cmd_password)
@@ -109,9 +114,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
     from zonkcam.hardware.cli_play import _check_port
     from zonkcam.hardware.league.db import LeagueError, Unavailable
+    from zonkcam.hardware.league.hosts import allowed_hosts
     from zonkcam.hardware.league.server import create_app
 
     host = "0.0.0.0" if args.lan else "127.0.0.1"
+    try:
+        allowed = allowed_hosts(args.allowed_hosts if args.allowed_hosts is not None
+                                else os.environ.get(HOSTS_ENV))
+    except ValueError as exc:
+        raise CliError(f"--allowed-hosts: {exc}") from None
     _check_port(host, args.port)
     league = _open(args)
     try:
@@ -124,6 +135,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         league.close()
         raise CliError(str(exc)) from None
     print(f"zonkcam league: open http://localhost:{args.port}/ (admin: /admin)", file=sys.stderr)
-    uvicorn.run(create_app(league), host=host, port=args.port, log_level="warning",
+    if allowed:
+        log.info("answering to %s as well as this machine's own names", ", ".join(allowed))
+    uvicorn.run(create_app(league, allowed_hosts=allowed), host=host, port=args.port, log_level="warning",
                 timeout_graceful_shutdown=1)
     return 0

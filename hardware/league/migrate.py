@@ -49,10 +49,11 @@ def create_database(url: str) -> bool:
 
 def upgrade(url: str) -> None:
     """Bring the league's schema to the newest migration."""
+    # Before the import: alembic (1.16+) says a line per plugin as it loads them, noise at every start.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     from alembic import command
     from alembic.config import Config
 
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # a line per plugin is noise at every start
     config = Config()
     config.set_main_option("script_location", str(HERE / "migrations"))
     config.set_main_option("sqlalchemy.url", sqlalchemy_url(url).replace("%", "%%"))

@@ -199,6 +199,16 @@ class LeagueLink:
                  local, ", ".join(assigned["players"]))
         return local
 
+    def unloadable(self, local_game: int, exc: Exception) -> str:
+        """Why the kiosk stops when its league game's log does not load: a new game in its place
+        would not be the league's (its events would be refused), nor the league's rules."""
+        league_game = next((lk.league_game for lk in self.links.all(self.url) if lk.local_game == local_game),
+                           "?")
+        return (f"--league: table {self.table}'s league game {league_game} (local game {local_game}) "
+                f"does not load: {exc}; not starting another game in its place (it would not be the "
+                f"league's). Its log stays in the game database, and the league keeps what was sent "
+                f"({self.url}/games/{league_game}): update zonkcam if a newer one wrote it")
+
     def start(self, app: Any) -> None:
         """Send from now on; say the league's state on the kiosk's display; take the next game."""
         self.app = app

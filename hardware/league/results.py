@@ -85,12 +85,14 @@ class Replays:
 
     @staticmethod
     def _extend(game: Game, new: list[AnyAction]) -> Game | None:
-        """The cached game moved on by `new`, or None to replay afresh."""
+        """The cached game moved on by `new`, or None to replay afresh. The events were recorded
+        by the kiosk (stored), so they replay as recorded, without the check of an action taken
+        now (`Game.check_taken`): an older kiosk's off-set colour must not force a full replay."""
         if any(isinstance(a, Undo | Correct) for a in new):
             return None
         try:
             for action in new:
-                game.apply(action)
+                game.apply(action, stored=True)
         except IllegalAction:
             return None  # replayed afresh, which names the action
         game.log = [*game.log, *new]

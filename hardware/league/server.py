@@ -3,9 +3,9 @@
 Spectators read everything (`GET`). The admin edits (teams, seasons, nights, draws, tables'
 games) after logging in with the password: a session cookie, HttpOnly and SameSite=Strict.
 A kiosk reads its table's game and sends its events with its table's name and token
-(`X-Zonkcam-Table`, `Authorization: Bearer ...`). Writes are JSON; another origin is refused
-and so is a Host that is not this machine's (the kiosk's own guards, `web`); wrong secrets
-are counted per address and locked out with a growing backoff."""
+(`X-Zonkcam-Table`, `Authorization: Bearer ...`). Writes are JSON; another origin is refused,
+and so is a Host that is neither this machine's nor allowed (`hosts`: DNS rebinding); wrong
+secrets are counted per address and locked out with a growing backoff."""
 from __future__ import annotations
 
 import asyncio
@@ -21,11 +21,13 @@ from starlette.routing import Route
 from zonkcam.hardware.league import export, matches, pages, sync
 from zonkcam.hardware.league.auth import COOKIE, SESSION_S, Guard, password_matches
 from zonkcam.hardware.league.db import League, LeagueError, Unavailable
+from zonkcam.hardware.league.hosts import LeagueHostsOnly
 from zonkcam.hardware.league.results import Replays
-from zonkcam.hardware.web import OwnHostOnly, read_json
+from zonkcam.hardware.web import read_json
 
 
-def create_app(league: League, guard: Guard | None = None) -> Starlette:
+def create_app(league: League, guard: Guard | None = None, allowed_hosts: tuple[str, ...] = ()) -> Starlette:
+    """The league's app; `allowed_hosts`: DNS names it answers to besides this machine's own."""
     api = Api(league, guard or Guard())
 
     @contextlib.asynccontextmanager
@@ -33,7 +35,8 @@ def create_app(league: League, guard: Guard | None = None) -> Starlette:
         yield
         league.close()
 
-    return Starlette(routes=api.routes(), lifespan=lifespan, middleware=[Middleware(OwnHostOnly)])
+    return Starlette(routes=api.routes(), lifespan=lifespan,
+                     middleware=[Middleware(LeagueHostsOnly, allowed=allowed_hosts)])
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
