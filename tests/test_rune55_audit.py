@@ -94,6 +94,9 @@ def test_a_die_reported_in_an_ignore_box_is_neither_found_nor_extra():
     t = Tally()
     t.add(dice[:2], labels, 100, 100)
     assert (t.predictions, t.exact_images) == (2, 0)  # without the box it is an extra die
+    t = Tally()  # a legible die read inside a neighbour's ignore box still counts as found
+    t.add([die(27, 50, 2)], labels, 100, 100, ignore=np.array([[0.3, 0.5, 0.1, 0.1]], np.float32))
+    assert (t.predictions, t.matched, t.exact_images) == (1, 1, 1)
 
 
 RUNE55 = datasets_root() / "rune55"

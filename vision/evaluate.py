@@ -4,8 +4,10 @@ A prediction matches a label when its centre lies inside the label's box, one-to
 confident predictions first, each to the nearest free label). Every reported die is a
 prediction, `unreadable` ones included; a matched die whose value is wrong or missing counts
 against value accuracy. An image is exact when every die was found and read and nothing extra
-was reported. Timing: the read (decoding excluded, as `elapsed_ms`) and the decode of the same
-encoded bytes are both measured in this run, so their ratio compares like with like.
+was reported. Boxes marked ignore (illegible dice, `--split audited`) count neither way: a
+reported die that matches no label and lies in one is left out. Timing: the read (decoding
+excluded, as `elapsed_ms`) and the decode of the same encoded bytes are both measured in this
+run, so their ratio compares like with like.
 
 YOLO labels hold values only; a colour-labels file (CSV `image,line,color`: the image's stem,
 the line of its label file from 0, the die's colour) adds a breakdown by colour: of the dice of
@@ -76,15 +78,16 @@ class Tally:
             colors: Sequence[str | None] | None = None, ignore: np.ndarray | None = None) -> None:
         """One image: `labels` rows are (value, cx, cy, w, h) normalised to the image;
         `colors`: each label's colour, where known; `ignore`: boxes (cx, cy, w, h normalised) of
-        illegible dice, where a reported die counts neither as found nor as extra."""
+        illegible dice: a reported die that matches no label and lies in one is not counted."""
         scale = np.array([width, height, width, height], np.float32)
         boxes = labels[:, 1:] * scale
-        if ignore is not None and len(ignore):
-            dice = [d for d in dice if not _inside(d.center, ignore * scale)]
         bins = [size_bin(float(max(w, h))) for w, h in boxes[:, 2:]]
         for b in bins:
             self.by_size.setdefault(b, [0, 0, 0])[0] += 1
         pairs, _ = match(dice, boxes)
+        if ignore is not None and len(ignore):  # matching first: a legible die beside one still counts
+            found = {id(d) for d, _ in pairs}
+            dice = [d for d in dice if id(d) in found or not _inside(d.center, ignore * scale)]
         if colors is not None:
             self._add_colors(pairs, colors)
         matched, correct = len(pairs), 0
