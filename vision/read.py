@@ -190,25 +190,17 @@ class Reader:
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
         """The candidates of the proposal that reads the most dice surely, of proposals at
-        `proposer_side` and at twice, four and eight times that resolution, as
-        `scales.zoom_plan` says."""
+        `proposer_side` and at twice, four and eight times that resolution, while
+        `scales.zoom_again` says so."""
         long_side = max(image.shape[:2])
         side = self.proposer_side
-        always, most = scales.zoom_plan(long_side, side, size is not None)
         passes = {side: self._candidates_at(image, side, size)}
-
-        def best() -> int:
-            return max(passes, key=lambda k: scales.how_well(passes[k], k, self._rejects,
-                                                             self._unsure))
-
-        while 2 * side <= most:
-            chosen = best()
-            if 2 * side > always and not scales.small(passes[chosen], chosen, long_side,
-                                                      self._rejects):
-                break
+        while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
+                                self._rejects, self._unsure):
             side *= 2
             passes[side] = self._candidates_at(image, side, size)
-        return passes[best()]
+        return passes[max(passes, key=lambda k: scales.how_well(
+            passes[k], k, self._rejects, self._unsure, larger_first=size is None))]
 
     def _close_up(self, image: np.ndarray, found: list[Candidate], size: float | None
                   ) -> list[Candidate]:

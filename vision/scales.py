@@ -1,8 +1,8 @@
 """Dice at scales the proposer's 320-px view does not show well (issue 36).
 
 The proposer finds dice about 16-100 px across in its view. A phone's 12 MP still of dice
-~100 px across shows them 8 px wide at 320 px, so such a picture is also proposed at 640, 1280
-and, where the dice are still small, 2560 px (`zoom_plan`), and the proposal that reads the
+~100 px across shows them 8 px wide at 320 px, so such a picture is also proposed at 640 px,
+and at 1280 and 2560 px while that finds more dice (`zoom_again`); the proposal that reads the
 most dice surely is kept (`how_well`). A die filling a crop is ~250 px wide at 320 px and its
 pips pass for dice, so a picture whose dice are large in it is also proposed shrunk onto a plain
 canvas (`on_canvas`), and a die read whole there takes the place of its pips (`whole_dice`).
@@ -13,7 +13,7 @@ table, and cut to one die.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -26,8 +26,9 @@ Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
 # dice read are all about that small, or none, is proposed again at twice the resolution. Chosen
 # on fit photos holding dice under 30 px (193 pictures: 6 more exact) and the `tune` groups.
 ZOOM_BELOW = 16
-ZOOM_ALWAYS = 1280  # the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s
-ZOOM_SIDE_MAX = 2560
+FEW_SURE = 3
+ZOOM_GROWS_TO = 1280
+ZOOM_SIDE_MAX = 2560  # the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s
 # A picture whose dice read are this share of its long side or more is proposed again, shrunk to
 # `CLOSE_UP_SIDE` px in the middle of a canvas `CLOSE_UP_CANVAS` times that: a die filling a crop
 # then shows 30-45 px wide (issue 36: precision .36 on single-die crops, .97 on a canvas).
@@ -48,30 +49,46 @@ SURE_DICE = 0.25
 PIP_REACH = 0.35  # a die's pips lie within this × its side of its middle (a six's corners: 0.35)
 
 
-def zoom_plan(long_side: int, proposer_side: int, size_known: bool) -> tuple[int, int]:
-    """(always, most): a picture is proposed at every doubling of `proposer_side` up to
-    `always`, and further up to `most` only while its dice read are none or small. Over 640 px,
-    up to its own resolution (to `ZOOM_ALWAYS`) always, unless the caller knows the dice's size
-    (a live table: zoomed only for dice that small); most: its resolution to `ZOOM_SIDE_MAX`,
-    or twice the proposer's side for a small picture."""
-    always = (min(long_side, ZOOM_ALWAYS)
-              if not size_known and long_side > 2 * proposer_side else 0)
-    return always, max(2 * proposer_side, min(long_side, ZOOM_SIDE_MAX))
+def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, proposer_side: int,
+               size_known: bool, rejects: Judge, unsure: Judge) -> bool:
+    """Whether to propose the picture at twice the resolution of its last proposal, given the
+    proposals made so far (side: candidates), up to the picture's resolution (to
+    `ZOOM_SIDE_MAX`), or twice the proposer's side for a small picture: where the last
+    proposal's dice are none or small (`small`); and, in a picture over 640 px whose dice's
+    size the caller does not know, where the last proposal read under `FEW_SURE` dice surely,
+    or more than the one before, up to `ZOOM_GROWS_TO` (a
+    phone's 12 MP still of dice ~100 px across shows them 8 px wide at 320, where the grain of
+    its table can pass for a die). Each proposal costs about as much as decoding an 8 MP
+    still, mostly in cutting its crops from the whole picture."""
+    side = max(passes)
+    if 2 * side > max(2 * proposer_side, min(long_side, ZOOM_SIDE_MAX)):
+        return False
+    if small(passes[side], side, long_side, rejects):
+        return True
+    if size_known or long_side <= 2 * proposer_side:
+        return False
+    sure = [how_well(passes[k], k, rejects, unsure)[0] for k in sorted(passes)]
+    if len(sure) == 1:
+        return sure[0] < FEW_SURE
+    return (sure[-1] < FEW_SURE or sure[-1] > sure[-2]) and 2 * side <= ZOOM_GROWS_TO
 
 
-def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge) -> bool:
-    """Whether a proposal at `side` px read no die, or dice of a median under `ZOOM_BELOW` px
-    at that scale."""
+def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge,
+          below: float = ZOOM_BELOW) -> bool:
+    """Whether a proposal at `side` px read no die, or dice of a median under `below` px at
+    that scale."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
-    return not sizes or float(np.median(sizes)) * side / long_side < ZOOM_BELOW
+    return not sizes or float(np.median(sizes)) * side / long_side < below
 
 
-def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judge
-             ) -> tuple[int, int, int]:
-    """How well a proposal at `side` px reads: dice read surely, dice read, and the smaller
-    side first (the grain of a table seen small can pass for a die or two, seldom surely)."""
+def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judge,
+             larger_first: bool = False) -> tuple[int, int, int]:
+    """How well a proposal at `side` px reads: dice read surely (the grain of a table seen
+    small can pass for a die or two, seldom surely), dice read, then the smaller side first,
+    or the larger where `larger_first` (a still's dice seen bigger are read better; a live
+    table's reader keeps its first view unless a zoom reads more)."""
     dice = [c for c in found if not rejects(c)]
-    return sum(not unsure(c) for c in dice), len(dice), -side
+    return sum(not unsure(c) for c in dice), len(dice), side if larger_first else -side
 
 
 def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: int,
