@@ -3,7 +3,7 @@ the one, an emblem on the six) -> capture --stills -> a person's review (answers
 drawing) -> train -> never-taught photos read right.
 
 The same loop as `benchmarks/teach_eval.py` (which runs it on real rune55 photos), kept small:
-drawn tables, a few epochs. `pytest -q -s` prints the figures.
+drawn tables, 4 epochs. `pytest -q -s -rxX` prints the figures.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def teach_eval():
 
 def test_ten_photos_teach_the_new_faces(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
-    f = teach_eval().run(tmp_path, source="drawn", teach=8, test=12, epochs=4, seed=0, base_dice=300)
+    f = teach_eval().run(tmp_path, source="drawn", teach=8, test=12, epochs=4, seed=0)
     with capsys.disabled():
         print("\n" + json.dumps(f))
     assert f["new_faces"]["before"] < 50, "the shipped model already reads the new faces: no proof"
