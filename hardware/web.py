@@ -15,6 +15,7 @@ import contextlib
 import hmac
 import ipaddress
 import json
+import re
 import secrets
 import socket
 import time
@@ -120,13 +121,31 @@ def qr_svg(text: str) -> str:
     return segno.make(text, error="m").svg_inline(omitsize=True, dark="#000", light="#fff")
 
 
+# A Host header: a name or IPv4 address, or an IPv6 address in brackets; then maybe a port.
+HOST_HEADER = re.compile(r"(?:\[(?P<ip6>[0-9A-Fa-f:.]{2,45})\]|(?P<name>[A-Za-z0-9._-]{1,253}))"
+                         r"(?::[0-9]{1,5})?")
+
+
+def host_of(host_header: str | None) -> str:
+    """The host a Host header names (lower case); `ValueError` for a header that is missing or
+    not a host (``[bad``, ``a:b:c``, spaces, non-ASCII), which the server answers with 400."""
+    found = HOST_HEADER.fullmatch(host_header or "")
+    if found is None:
+        raise ValueError("malformed Host header")
+    if found["ip6"] is not None:
+        ipaddress.IPv6Address(found["ip6"])  # ValueError when it is none
+        return found["ip6"].lower()
+    return found["name"].lower()
+
+
 def own_host(host_header: str | None) -> bool:
     """Whether a request's Host names this machine: an IP address, localhost, or this machine's
     name. A web page whose domain name was pointed at the kiosk (DNS rebinding) sends its own
-    name, and must read no state and send no action."""
-    if not host_header:
+    name, and must read no state and send no action. A malformed header names nothing."""
+    try:
+        host = host_of(host_header)
+    except ValueError:
         return False
-    host = urlsplit(f"//{host_header}").hostname or ""
     try:
         ipaddress.ip_address(host)
         return True
@@ -137,9 +156,9 @@ def own_host(host_header: str | None) -> bool:
 
 
 class OwnHostOnly:
-    """ASGI middleware: a request whose Host is not this machine's (see `own_host`) gets 421;
-    but for /healthz, which tells nothing a page of another name could misuse, so that a monitor
-    may ask by any name the kiosk has."""
+    """ASGI middleware: a request whose Host is not this machine's (see `own_host`) gets 421,
+    one with no Host or a malformed one 400; but for /healthz, which tells nothing a page of
+    another name could misuse, so that a monitor may ask by any name the kiosk has."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -147,8 +166,15 @@ class OwnHostOnly:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"] != "/healthz":
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            if not own_host(host):
-                refusal = JSONResponse({"error": "not this kiosk's address"}, status_code=421)
+            refusal = None
+            try:
+                host_of(host)
+            except ValueError:
+                refusal = JSONResponse({"error": "malformed Host header"}, status_code=400)
+            else:
+                if not own_host(host):
+                    refusal = JSONResponse({"error": "not this kiosk's address"}, status_code=421)
+            if refusal is not None:
                 await refusal(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -191,6 +217,14 @@ class PinGuard:
         self._misses[client] = []
 
 
+def _netloc(url: str) -> str | None:
+    """The host and port of a URL (an Origin header), None if it is malformed."""
+    try:
+        return urlsplit(url).netloc
+    except ValueError:  # "http://[bad": an origin no page of the kiosk sends
+        return None
+
+
 class Access:
     """Who may act: the kiosk's own screen always; another machine with the PIN (None: no
     LAN), never a page of another origin, and never after too many wrong PINs."""
@@ -214,7 +248,7 @@ class Access:
         another origin cannot send JSON without asking first (CORS), and its Origin is checked."""
         client = request.client.host if request.client else "?"
         origin = request.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+        if origin is not None and _netloc(origin) != request.headers.get("host"):
             return JSONResponse({"error": "actions come from the kiosk's own pages"}, status_code=403)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return JSONResponse({"error": "actions are JSON (Content-Type: application/json)"},

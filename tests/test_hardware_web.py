@@ -269,3 +269,33 @@ def test_the_table_app_reports_its_camera_and_last_frame(tmp_path):
     app._send_frame(np.zeros((48, 64, 3), np.uint8))
     health = app.health()
     assert health["camera"] == "starting" and 0 <= health["frame_age_s"] < 60
+
+
+MALFORMED_HOSTS = ["[bad", "[::1", "a:b:c", "", "x" * 5000, "[::1]:80:80", "[nonsense]:80", "a b",
+                   "evil\uff0fx", "caf\u00e9", "localhost:http"]
+
+
+@pytest.mark.parametrize("host", MALFORMED_HOSTS)
+def test_a_malformed_host_header_is_a_400_not_a_traceback(table, host, caplog):
+    app = create_app(table, Hub(), pin="4321")
+    raw = {"Host": host.encode()}  # non-ASCII as the UTF-8 bytes a client like curl sends
+    with TestClient(app, client=LOCAL, raise_server_exceptions=True) as c:
+        r = c.get("/api/state", headers=raw)
+        assert r.status_code == 400 and r.json() == {"error": "malformed Host header"}
+        assert c.post("/api/action", json={"action": "undo"}, headers=raw).status_code == 400
+        assert c.get("/healthz", headers=raw).status_code == 200
+    assert not own_host(host) and table.actions == []
+    assert not [rec for rec in caplog.records if rec.exc_info]
+
+
+def test_a_malformed_origin_is_refused_not_a_traceback(table):
+    with client(table, LOCAL) as c:
+        r = c.post("/api/action", json={"action": "undo"}, headers={"Origin": "http://[bad"})
+        assert r.status_code == 403
+    assert table.actions == []
+
+
+def test_well_formed_hosts_are_read_as_before():
+    assert web.host_of("[::1]:8080") == "::1" and web.host_of("LocalHost") == "localhost"
+    assert web.host_of("zonk-table.local:80") == "zonk-table.local"
+    assert own_host("[::1]") and own_host("10.0.0.7") and not own_host("[::1")
