@@ -207,8 +207,9 @@ class Reader:
         """`found`, with the dice a proposal of the picture shrunk onto a plain canvas reads
         whole in place of their pips, where the dice read are large in the picture."""
         long_side = max(image.shape[:2])
-        if not scales.wants_close_up(found, long_side, self.proposer_side, self._rejects):
-            return found
+        if size is not None or not scales.wants_close_up(found, long_side, self.proposer_side,
+                                                         self._rejects):
+            return found  # a caller that knows the dice's size (a live table) needs none
         whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
                                     canvas=scales.CLOSE_UP_CANVAS)
         return scales.whole_dice(found, whole, long_side, self._unsure, self._rejects)
