@@ -10,7 +10,11 @@ then reads the game as the app left it and decides the next throw:
   when all dice are picked up while the turn may be banked: gesture banking);
 - otherwise the best keep of the game's own last throw stays on the table, the rest is thrown;
 - now and then a die goes off the table (SPAZ) or lands cocked, on purpose, and it says so;
-- a finished game is shown for a while, then a new one starts with the same players.
+- a finished game is shown for a while, then a new one starts with the same players;
+- a decision the game leaves to the table (albany's shaharazad question, A12) is shown for a
+  while, then taken on the page as a scorekeeper would: now and then a play-off, else the end;
+- a throw the game keeps refusing is not thrown forever: the scorekeeper steps in (banks the
+  turn on the page if it may be banked, else undoes the last action).
 """
 from __future__ import annotations
 
@@ -29,6 +33,9 @@ P_SPAZ = 0.03  # chance per throw of a die sent off the table on purpose
 P_COCKED = 0.03  # ... of a die landing cocked on purpose
 PATIENCE_S = 8.0  # seconds a played throw may wait for the app before the demo throws on
 GAME_OVER_S = 15.0  # a finished game is shown this long before the next starts
+DECIDE_S = 5.0  # a decision the table takes on the page is shown this long first
+P_PLAYOFF = 0.5  # chance that a shaharazad is requested, and accepted, when one may be
+RETRIES = 3  # throws refused in a row before the scorekeeper steps in
 BANK_BUTTON_S = 20.0  # without gesture banking: how long a bank waits for the Bank button
 # A turn is banked once its total reaches this, by the dice that would be left to throw:
 # with few dice a zonk is likely, with many the turn is worth pushing on.
@@ -50,6 +57,8 @@ class DemoPlayer:
         self._waiting_since: float | None = None
         self._over_at: float | None = None
         self._bank_asked: float | None = None
+        self._asked_at: float | None = None  # when the game put a question to the table
+        self._refused = 0  # throws not scored in a row
 
     def next_throw(self, sim: Any, t: float) -> ThrowPlan | None:
         """The next throw for the simulation `sim` at simulated time `t`, or None: not yet
@@ -84,11 +93,19 @@ class DemoPlayer:
                 return None
             game = app.game
         self._over_at = None
+        if game.phase == "shaharazad?":
+            return self._shaharazad(game, t)
+        self._asked_at = None
         player = game.current
         if player is None:
             return None  # the order of play is not decided: that is for the people at the table
         if app.pending is not None:
+            self._refused += 1
+            if self._refused > RETRIES:
+                self._step_in(game, app.pending.reason)
+                return None
             return ThrowPlan()  # not scored: the same dice again, the dice set aside stay
+        self._refused = 0
         turn = game.live.turn if game.live is not None else None
         if turn is None or turn.state == "over" or turn.throws == 0:
             return self._fresh(game, sim)
@@ -142,6 +159,47 @@ class DemoPlayer:
         except ValueError as exc:  # the app's ActionError
             self._say(f"demo: cannot undo: {exc}")
         return None
+
+    def _shaharazad(self, game: Game, t: float) -> None:
+        """A12, after the question has been on the page a while: a lower player past the target
+        asks for a play-off and the leader accepts, or nobody asks and the game ends."""
+        if self._asked_at is None:
+            self._asked_at = t
+            self._say(f"demo: {' and '.join(game.leaders())} are past the target: a shaharazad? "
+                      f"(decided in {DECIDE_S:g} s)")
+        if t - self._asked_at < DECIDE_S:
+            return None
+        self._asked_at = None
+        leader, *lower = game.leaders()
+        if lower and self.rng.random() < P_PLAYOFF:
+            challenger = self.rng.choice(lower)
+            self._say(f"demo: {challenger} asks for a shaharazad and {leader} accepts: a play-off "
+                      f"to {game.ruleset.game.shaharazad}")
+            steps = [{"action": "shaharazad", "player": challenger}, {"action": "accept"}]
+        else:
+            self._say("demo: nobody asks for a shaharazad: the game ends")
+            steps = [{"action": "end_game"}]
+        for step in steps:
+            try:
+                self.app.act(step)
+            except ValueError as exc:  # the app's ActionError: asked again after a while
+                self._say(f"demo: no {step['action']}: {exc}")
+                break
+        return None
+
+    def _step_in(self, game: Game, reason: str | None) -> None:
+        """A throw refused again and again (the game and the table disagree): as a scorekeeper
+        would, bank the turn on the page if it may be banked, else take the last action back."""
+        self._refused = 0
+        turn = game.live.turn if game.live is not None else None
+        action = "bank" if turn is not None and turn.state == "keep" and turn.bank_blocker() is None \
+            else "undo"
+        self._say(f"demo: that throw is refused again and again ({reason}); the scorekeeper "
+                  f"steps in: {action}")
+        try:
+            self.app.act({"action": action})
+        except ValueError as exc:  # the app's ActionError
+            self._say(f"demo: cannot {action}: {exc}")
 
     def _fresh(self, game: Game, sim: Any) -> ThrowPlan:
         """Every die picked up and the whole set thrown, in the ruleset's colours."""

@@ -3,8 +3,10 @@
 The game is the authority. The dice set aside are the dice still on the table that the turn
 had not set aside before (the turn knows which faces it holds, so a throw that was not scored
 in between changes nothing). Picking up every die is hot dice when the last throw all scored,
-or, with gesture banking, a bank when the turn may be banked. A die off the table, lost,
-stacked or knocked is a spaz. What cannot be read (a cocked die, a die with no value, dice
+or, with gesture banking, a bank when the turn may be banked: the dice then thrown are the next
+player's first throw, but after a bank that ends the game (or leads to albany's shaharazad
+question) they are nobody's, and the bank alone is recorded. A die off the table, lost, stacked
+or knocked is a spaz. What cannot be read (a cocked die, a die with no value, dice
 placed rather than thrown) raises `Unread`; what the rules refuse raises `IllegalAction`.
 Nothing is guessed into the score.
 """
@@ -62,11 +64,28 @@ def actions_for(seen: Seen, game: Game, *, gesture_bank: bool, colors: bool) -> 
             before = _before(seen, game, gesture_bank=gesture_bank, colors=colors)
         except IllegalAction:
             before = []
+        if _game_ending_bank(before, game):
+            return before
         return [*before, Spaz(None, spaz)]
     before = _before(seen, game, gesture_bank=gesture_bank, colors=colors)
+    if _game_ending_bank(before, game):
+        return before  # the last bank of the game: the dice thrown after it are nobody's
     if any(d.value is None for d in seen.thrown):
         raise Unread("a die could not be read: tap it to enter its face")
     return [*before, Throw(None, tuple(_die(d, colors) for d in seen.thrown))]
+
+
+def _game_ending_bank(before: list[AnyAction], game: Game) -> bool:
+    """Whether `before` ends in a bank that leaves nobody up: it ends the game, or leads to a
+    decision the people at the table take on the page (albany's shaharazad, A12). The game is
+    replayed with it, as the store checks it, so every rule that ends a game is the game's own."""
+    if not before or not isinstance(before[-1], Bank) or game.current is None:
+        return False
+    try:
+        after = Game.replay(game.setup, [*game.log, before[-1].with_player(game.current)], new=1)
+    except IllegalAction:
+        return False  # the bank itself is refused: let the store say why
+    return after.current is None
 
 
 def _before(seen: Seen, game: Game, *, gesture_bank: bool, colors: bool) -> list[AnyAction]:

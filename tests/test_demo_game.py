@@ -9,7 +9,7 @@ import pytest
 from zonkcam.hardware import demo
 from zonkcam.hardware.demo import DemoPlayer, match, set_colors
 from zonkcam.rules import load_variant
-from zonkcam.rules.actions import parse_action
+from zonkcam.rules.actions import Action, Bank, parse_action
 from zonkcam.rules.dice import Die
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.vision.simulate import SimConfig, SimDie, Simulation, ThrowPlan
@@ -220,3 +220,151 @@ def test_five_minutes_of_demo_play_are_scored_and_legal(tmp_path, variant):
             if action.verb == "throw":
                 colors = Counter(token.partition(":")[0] for token in action.args)
                 assert not colors - allowed, str(action)
+
+
+# --- whole games: the end of a game, and the decisions it leaves to the table -------------
+
+def table_app(tmp_path, ruleset, players=PLAYERS):
+    """The real table app (its store, its umpire, its page actions), saying into a list."""
+    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.store import Store
+    from zonkcam.hardware.web import Hub
+
+    store = Store(tmp_path / "z.db")
+    said: list[str] = []
+    app = TableApp(store, store.new_game(GameSetup(ruleset, players)), Hub(), tmp_path / "evidence",
+                   gesture_bank=True, demo=True, on_message=said.append)
+    return app, said
+
+
+def settle(app, thrown, kept=(), flags=()):
+    """A settled throw as the camera reads it: these dice thrown, those still on the table."""
+    import numpy as np
+    from zonkcam.vision.dice import Die as SeenDie
+
+    def seen(t):
+        return SeenDie(t["value"], t["color"], 1.0, 1.0, (0, 0, 1, 1), (0.0, 0.0), 0.0, t["status"])
+
+    event = SimpleNamespace(thrown=[seen(d) for d in thrown], kept=[seen(d) for d in kept],
+                            flags=list(flags), quorum=True)
+    app.on_throw(event, np.zeros((8, 8, 3), np.uint8))
+
+
+def play_live(app, player, sim, steps, t=0.0):
+    """`steps` decisions of the demo, each throw read back exactly as the simulator threw it
+    (the pipeline's reading is `test_five_minutes...`'s business); simulated seconds pass
+    between them. Yields after each step: (step, t)."""
+    for step in range(steps):
+        plan = player.next_throw(sim, t)
+        t += 1.0
+        if plan is not None:
+            sim.extend(plan)
+            truth = sim.truth["throws"][-1]
+            settle(app, truth["thrown"], truth["kept"], truth["flags"])
+            sim._frames.clear()  # the frames are never rendered here
+        yield step, t
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "seed", "playoff_question"),
+                         [("wheaton", 1, False), ("albany", 3, True)])
+def test_demo_games_end_and_the_next_one_starts_without_a_person(tmp_path, variant, seed, playoff_question):
+    """The last bank of a game is by gesture too: it is recorded (the dice thrown after it are
+    nobody's), a question the game leaves to the table (albany seed 3 meets shaharazad's) is
+    taken as a scorekeeper would, and the next game starts and plays."""
+    ruleset = load_variant(variant)
+    app, said = table_app(tmp_path, ruleset)
+    p = DemoPlayer(app, seed=seed)
+    sim = Simulation(SimConfig(seed=seed, throws=0, dice=ruleset.dice, p_off_table=0, p_cocked=0,
+                               p_stacked=0, p_nudge=0, p_knock=0, p_disturbance=0))
+    first = app.game_id
+    for _ in play_live(app, p, sim, 600):  # a game takes some 150 decisions
+        if app.game_id != first and app.game.turns:
+            break
+    assert app.game_id != first, (dict(app.tally), said[-5:])
+    ended = app.store.game(first)
+    assert ended.over and ended.winners and isinstance(ended.log[-1], (Bank, Action)), ended.log[-3:]
+    assert app.tally["refused"] == 0, said[-5:]
+    assert app.game.turns and app.game.log[0].verb == "throw"  # the new game is being played
+    assert any("a new game" in s for s in said)
+    assert any("past the target: a shaharazad?" in s for s in said) == playoff_question
+
+
+# Albany without bonus rounds: Ann 9300, Bob 10300, then Ann's rebuttal (A11) throws 1000.
+PAST = ["set game.bonus_rounds = []"]
+NINE_THOUSAND = ["{p} throw 5 5 5 5 5", "{p} keep 5 5 5 5 5", "{p} throw 4 4 4 4 4", "{p} keep 4 4 4 4 4",
+                 "{p} throw 3 3 3 2 4", "{p} bank"]
+TEN_THOUSAND = ["{p} throw 1 1 1 1 1", "{p} keep 1 1 1 1 1", "{p} throw 3 3 3 2 4", "{p} bank"]
+
+
+def without(variant, **game_rules):
+    """A variant with some of its game rules changed (house rules)."""
+    import dataclasses
+
+    ruleset = load_variant(variant)
+    return dataclasses.replace(ruleset, game=dataclasses.replace(ruleset.game, **game_rules))
+
+
+def at_the_last_bank(tmp_path, ruleset, lines):
+    """A game whose next bank, Ann's 1000 (the dice of her last throw: 1 1 1 2 3), takes her
+    past the target after `lines`."""
+    app, said = table_app(tmp_path, ruleset)
+    app.store.record(app.game_id, *[parse_action(line, PLAYERS) for line in [*lines, "Ann throw 1 1 1 2 3"]])
+    return app, said
+
+
+def die_truth(*values):
+    colors = ("red", "red", "white", "white", "green")
+    return [{"value": v, "color": c, "status": "ok"} for v, c in zip(values, colors, strict=True)]
+
+
+@pytest.mark.parametrize("playoff", [True, False])
+def test_a_bank_that_leads_to_shaharazad_is_recorded_and_the_demo_decides(tmp_path, monkeypatch, playoff):
+    monkeypatch.setattr(demo, "P_PLAYOFF", 1.0 if playoff else 0.0)
+    # albany with no bonus rounds: Bob past the target, Ann's rebuttal (A11) ties her with him
+    lines = [line.format(p="Ann") for line in NINE_THOUSAND] + [line.format(p="Bob") for line in TEN_THOUSAND]
+    app, said = at_the_last_bank(tmp_path, without("albany", bonus_rounds=()), lines)
+    p = player(app)
+    throw = p.next_throw(table(1, 1, 1, 2, 3), 0.0)
+    assert throw.fresh and said[-1] == "demo: Ann banks 1000"  # every die picked up, thrown
+    settle(app, die_truth(2, 3, 4, 6, 6))
+    game = app.game
+    assert app.tally == Counter(scored=1) and game.phase == "shaharazad?", said[-1]
+    assert game.players["Ann"].score == 10300 and game.log[-1].verb == "bank"
+    # the question stays on the page a while, then the table's answer is given on it
+    assert p.next_throw(table(2, 3, 4, 6, 6), 1.0) is None
+    assert "Ann and Bob are past the target: a shaharazad?" in said[-1]
+    assert p.next_throw(table(2, 3, 4, 6, 6), 1.0 + demo.DECIDE_S) is None
+    game = app.game
+    if playoff:
+        assert said[-1] == "demo: Bob asks for a shaharazad and Ann accepts: a play-off to 2500"
+        assert game.phase == "play" and game.current == "Ann" and game.playoff == {"Ann": 0, "Bob": 0}
+        assert p.next_throw(table(2, 3, 4, 6, 6), 10.0).fresh  # the play-off is played
+    else:
+        assert said[-1] == "demo: nobody asks for a shaharazad: the game ends"
+        assert game.over and game.winners == ["Ann", "Bob"]
+        ended = app.game_id
+        assert p.next_throw(table(2, 3, 4, 6, 6), 10.0) is None  # game over, shown a while
+        assert p.next_throw(table(2, 3, 4, 6, 6), 10.0 + demo.GAME_OVER_S).fresh
+        assert app.game_id != ended and app.game.ruleset == game.ruleset  # the same house rules
+
+
+def test_a_game_ending_bank_by_gesture_records_the_bank_alone(tmp_path):
+    # wheaton with no halftime round: 9300 + 1000 banked ends the game at once (first past)
+    lines = [line.format(p="Ann") for line in NINE_THOUSAND] + ["Bob throw 2 2 3 3 6"]
+    app, said = at_the_last_bank(tmp_path, without("wheaton", halftime=0), lines)
+    settle(app, die_truth(2, 3, 4, 6, 6))  # every die picked up and thrown
+    game = app.game
+    assert game.over and game.winners == ["Ann"] and game.log[-1].verb == "bank", said
+    assert app.tally == Counter(scored=1)
+
+
+def test_a_throw_refused_again_and_again_brings_the_scorekeeper_in():
+    app = StandIn(game(["Ann throw 1 1 1 2 3"]))  # 1000 may be banked
+    app.pending = SimpleNamespace(reason="nobody is up")
+    p = player(app)
+    for i in range(demo.RETRIES):
+        assert p.next_throw(table(1, 1, 1, 2, 3), float(i)) == ThrowPlan()
+        app.tally["refused"] += 1
+    assert p.next_throw(table(1, 1, 1, 2, 3), 9.0) is None
+    assert app.acted == [{"action": "bank"}] and "steps in: bank" in app.said[-1]
