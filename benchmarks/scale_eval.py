@@ -53,7 +53,8 @@ def pasted(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, proxy:
     boxes = dice[:, 1:] * np.array([w, h, w, h], np.float32)
     k = rng.uniform(*px) / float(np.median(boxes[:, 2:].max(axis=1)))
     canvas = surface(rng, cw, ch).astype(np.float32)
-    spread = 4 * k * float(boxes[:, 2:].max()) * np.sqrt(len(boxes))  # a heap, not a scatter
+    # a heap, not a scatter (a die that finds no free place in it is left out, label and all)
+    spread = min(4 * k * float(boxes[:, 2:].max()) * np.sqrt(len(boxes)), 0.9 * min(cw, ch))
     x_lo, y_lo = rng.uniform(0, cw - spread), rng.uniform(0, ch - spread)
     placed: list[tuple[float, float, float]] = []
     out = []

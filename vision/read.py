@@ -64,8 +64,8 @@ SECOND_LOOK_REJECTED_SCALES = (0.5, 2.0)
 # photos 16 of 26 false dice, none real; on the `tune` groups as many exact pictures as
 # before (0.55 cost one).
 LEAST_OF_TYPICAL = 0.5
-# ... and over this multiple of it: the grain of a table seen at a zoom that shows small dice
-# passes for a die of two or three times their size (issue 36's 12 MP phone photos).
+# ... and, read unsurely, over this multiple of it: the grain of a table seen at a zoom that
+# shows small dice passes for a die of two or three times their size (issue 36's phone photos).
 MOST_OF_TYPICAL = 2.5
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
 # Overhead cameras only: a die whose silhouette is this near a square, and within these
@@ -407,14 +407,15 @@ class Reader:
     def _alike_in_size(self, found: list[Candidate]) -> list[Candidate]:
         """Without the dice under `LEAST_OF_TYPICAL` of the picture's median die size, once
         three or more are read (after `_squared`: a die proposed at a pip has its square's
-        size by then), nor, in photos, those over `MOST_OF_TYPICAL` of it (overhead, a die
-        leaning on a die is boxed bigger)."""
+        size by then), nor, in photos, those read unsurely over `MOST_OF_TYPICAL` of it
+        (overhead, a die leaning on a die is boxed bigger; a die read surely is a die, however
+        big the proposer boxed it: a picture face is often boxed at 2-4 times its size)."""
         typical = self._typical_size(found, None)
         if typical is None:
             return found
         most = np.inf if self.overhead else MOST_OF_TYPICAL * typical
-        return [c for c in found if self._rejects(c)
-                or LEAST_OF_TYPICAL * typical <= c.proposal.size <= most]
+        return [c for c in found if self._rejects(c) or LEAST_OF_TYPICAL * typical
+                <= c.proposal.size <= (most if self._unsure(c) else np.inf)]
 
     def _one_per_die(self, found: list[Candidate], at: list[Proposal] | None = None,
                      first: Collection[int] = ()) -> list[Candidate]:
