@@ -27,7 +27,7 @@ def close_up(value: int, angle: float, kind: str, color: str, side: int = 90) ->
 
 
 def test_a_die_filling_the_picture_is_one_die_not_its_pips(reader):
-    """Six faces in three looks: before the close-up pass 4 of these 18 read as one die of the
+    """Six faces in three looks: before the close-up pass 2 of these 18 read as one die of the
     right value (the others as pips, or unread); now all but one (a red two on paper that the
     close-up boxes too small to trust)."""
     right = [(value, angle) for value in range(1, 7)

@@ -40,9 +40,9 @@ CLOSE_UP_CANVAS = 4
 CLOSE_UP_LEAST = 0.4
 SAME_DIE = 0.75  # a die read at both scales: the first pass's is at least this of the close-up's
 # The first pass's "dice" inside a close-up's die are its pips where they lie closer than this ×
-# their size, or are under this share of its size (dice side by side in one box are half of it)
-# and fewer than two are read surely at `SURE_DICE` of the picture (dice in a round photo's
-# vignette, which the close-up reads as one die).
+# their size, or are under this share of its size (dice side by side in one box are half of it),
+# unless two or more are read surely at that share, or at `SURE_DICE` of the picture (dice side
+# by side, or in a round photo's vignette, which the close-up reads as one die).
 PIPS_APART = 0.9
 PIP_SHARE = 0.4
 SURE_DICE = 0.25
@@ -125,10 +125,11 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
                                  or not unsure(found[inside[0]])):
             continue  # the same die read at both scales, or a die read surely inside
         fine = [found[i].proposal for i in inside]
-        big_and_sure = sum(not unsure(found[i]) and found[i].proposal.size >= SURE_DICE * long_side
-                           for i in inside)
-        if len(fine) > 1 and not crowded(fine) and (
-                big_and_sure > 1 or float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size):
+        dice = sum(not unsure(found[i]) and (found[i].proposal.size >= PIP_SHARE * b.size
+                                             or found[i].proposal.size >= SURE_DICE * long_side)
+                   for i in inside)
+        if dice > 1 or (len(fine) > 1 and not crowded(fine) and (
+                float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size)):
             continue  # dice side by side, which the close-up took for one (or its vignette)
         dropped.update(inside)
         out.append(big)
