@@ -26,9 +26,12 @@ Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
 # dice read are all about that small, or none, is proposed again at twice the resolution. Chosen
 # on fit photos holding dice under 30 px (193 pictures: 6 more exact) and the `tune` groups.
 ZOOM_BELOW = 16
+# A big still is zoomed while its last proposal reads under `FEW_SURE` dice surely or more than
+# the one before, up to `ZOOM_GROWS_TO` px; it is zoomed beyond only while its dice are small, up
+# to `ZOOM_SIDE_MAX` (the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s).
 FEW_SURE = 3
 ZOOM_GROWS_TO = 1280
-ZOOM_SIDE_MAX = 2560  # the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s
+ZOOM_SIDE_MAX = 2560
 # A picture whose dice read are this share of its long side or more is proposed again, shrunk to
 # `CLOSE_UP_SIDE` px in the middle of a canvas `CLOSE_UP_CANVAS` times that: a die filling a crop
 # then shows 30-45 px wide (issue 36: precision .36 on single-die crops, .97 on a canvas).
@@ -56,10 +59,10 @@ def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, propos
     `ZOOM_SIDE_MAX`), or twice the proposer's side for a small picture: where the last
     proposal's dice are none or small (`small`); and, in a picture over 640 px whose dice's
     size the caller does not know, where the last proposal read under `FEW_SURE` dice surely,
-    or more than the one before, up to `ZOOM_GROWS_TO` (a
-    phone's 12 MP still of dice ~100 px across shows them 8 px wide at 320, where the grain of
-    its table can pass for a die). Each proposal costs about as much as decoding an 8 MP
-    still, mostly in cutting its crops from the whole picture."""
+    or more than the one before, up to `ZOOM_GROWS_TO` (a phone's 12 MP still of dice ~100 px
+    across shows them 8 px wide at 320, where the grain of its table can pass for a die).
+    Each proposal costs about as much as decoding an 8 MP still, mostly in cutting its crops
+    from the whole picture, so a still whose dice are read surely is not zoomed further."""
     side = max(passes)
     if 2 * side > max(2 * proposer_side, min(long_side, ZOOM_SIDE_MAX)):
         return False
@@ -73,12 +76,11 @@ def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, propos
     return (sure[-1] < FEW_SURE or sure[-1] > sure[-2]) and 2 * side <= ZOOM_GROWS_TO
 
 
-def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge,
-          below: float = ZOOM_BELOW) -> bool:
-    """Whether a proposal at `side` px read no die, or dice of a median under `below` px at
-    that scale."""
+def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge) -> bool:
+    """Whether a proposal at `side` px read no die, or dice of a median under `ZOOM_BELOW` px
+    at that scale."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
-    return not sizes or float(np.median(sizes)) * side / long_side < below
+    return not sizes or float(np.median(sizes)) * side / long_side < ZOOM_BELOW
 
 
 def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judge,
