@@ -134,10 +134,14 @@ def _writing_routes(captures: CaptureSet, lock: threading.Lock, access: Access) 
     from zonkcam.hardware.web import read_json
     from zonkcam.models.captures import CaptureError
 
-    async def correct(request: Request) -> Response:
+    async def guarded_body(request: Request) -> object:
+        """The request's JSON body, or the response that refuses it (access, then parsing)."""
         if (no := access.refused(request)) is not None:
             return no
-        body = await read_json(request)
+        return await read_json(request)
+
+    async def correct(request: Request) -> Response:
+        body = await guarded_body(request)
         if isinstance(body, Response):
             return body
         try:
@@ -155,9 +159,7 @@ def _writing_routes(captures: CaptureSet, lock: threading.Lock, access: Access) 
             return captures.add_die(name, x, y)
 
     async def add(request: Request) -> Response:
-        if (no := access.refused(request)) is not None:
-            return no
-        body = await read_json(request)
+        body = await guarded_body(request)
         if isinstance(body, Response):
             return body
         try:
