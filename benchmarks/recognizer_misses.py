@@ -21,8 +21,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.models.rune55 import GROUP_SPLITS, datasets_root, group_split
-from zonkcam.vision.evaluate import match
+from zonkcam.models.rune55_audit import audited_heldout
+from zonkcam.vision.evaluate import _inside, match
 from zonkcam.vision.faces import patch_at
+from zonkcam.vision.progress import Progress
 from zonkcam.vision.read import Reader
 
 TILE = 144
@@ -41,7 +43,8 @@ def sheet(tiles: list[np.ndarray], per_row: int = 8) -> np.ndarray:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--split", default="heldout", choices=GROUP_SPLITS)
+    ap.add_argument("--split", default="heldout", choices=(*GROUP_SPLITS, "audited"),
+                    help="audited: the held-out photos audited by eye (illegible dice ignored)")
     ap.add_argument("--count", type=int, default=48, help="tiles per sheet")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("/tmp/misses"))
@@ -50,15 +53,19 @@ def main() -> int:
     if not (root / "groups.csv").exists():
         print(f"rune55 not found at {root} (set ZONKCAM_DATASETS)", file=sys.stderr)
         return 2
-    items = group_split(root, args.split)
+    items = audited_heldout(root) if args.split == "audited" else group_split(root, args.split)
     reader = Reader()
     found: dict[str, list[tuple]] = {"misread": [], "missed": [], "extra": []}
-    for n, item in enumerate(items, 1):
+    progress = Progress(len(items), "pictures", unit="photo")
+    for item in items:
+        progress.step()
         image = cv2.imread(str(item.image))
         h, w = image.shape[:2]
         boxes = item.dice[:, 1:] * np.array([w, h, w, h], np.float32)
         dice = reader.read(image).dice
         pairs, free = match(dice, boxes)
+        ignore = getattr(item, "ignore", np.zeros((0, 4), np.float32)) * np.array([w, h, w, h])
+        dice = [d for d in dice if any(d is e for e, _ in pairs) or not _inside(d.center, ignore)]
         paired = {id(d) for d, _ in pairs}
         for d, j in pairs:
             if d.value != int(item.dice[j, 0]):
@@ -71,8 +78,7 @@ def main() -> int:
             if id(d) not in paired:
                 x1, y1, x2, y2 = d.box
                 found["extra"].append((item.image, *d.center, max(x2 - x1, y2 - y1), None, d.value))
-        print(f"\r{n}/{len(items)} pictures", end="", file=sys.stderr)
-    print(file=sys.stderr)
+    progress.close()
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     for kind, rows in found.items():

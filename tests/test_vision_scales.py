@@ -10,7 +10,7 @@ import pytest
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal
 from zonkcam.vision.read import Reader
-from zonkcam.vision.scales import crowded, without_pips
+from zonkcam.vision.scales import crowded, whole_dice, without_pips
 from zonkcam.vision.synthetic import DrawnDie, background, draw_die, render_scene
 
 
@@ -75,3 +75,14 @@ def test_pips_lie_crowded_and_dice_side_by_side_do_not():
     dice = [Proposal(x, 0, 50, 50, 0.5) for x in (0, 52, 104)]
     assert crowded(pips)
     assert not crowded(dice)
+
+
+def test_a_tray_of_dice_read_as_one_die_close_up_keeps_its_dice():
+    """rune55 PXL_20240219_192227570: the close-up read half a tray of 23 dice (~65 px on 640)
+    as one die 360 px across, and its 11 dice went as that die's pips."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    dice = [candidate(40 + 75 * (i % 4), 130 + 75 * (i // 4), 60, True) for i in range(11)]
+    heap = candidate(180, 290, 360, True)
+    kept = whole_dice(dice, [heap], 640, reader._unsure, reader._rejects)
+    assert kept == dice

@@ -50,6 +50,7 @@ PIPS_APART = 0.9
 PIP_SHARE = 0.4
 SURE_DICE = 0.25
 PIP_REACH = 0.35  # a die's pips lie within this × its side of its middle (a six's corners: 0.35)
+MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
 
 
 def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, proposer_side: int,
@@ -126,6 +127,8 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
         if len(inside) == 1 and (found[inside[0]].proposal.size >= SAME_DIE * b.size
                                  or not unsure(found[inside[0]])):
             continue  # the same die read at both scales, or a die read surely inside
+        if len(inside) > MOST_PIPS:
+            continue  # a tray of dice the close-up took for one (rune55 PXL_20240219_192227570)
         fine = [found[i].proposal for i in inside]
         dice = sum(not unsure(found[i]) and (found[i].proposal.size >= PIP_SHARE * b.size
                                              or found[i].proposal.size >= SURE_DICE * long_side)
