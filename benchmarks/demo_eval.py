@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from zonkcam.hardware.demo import play_offline
+from zonkcam.hardware.kiosk.demo import play_offline
 from zonkcam.models.registry import Registry
 from zonkcam.rules.ruleset import RulesetError, load_variant
 

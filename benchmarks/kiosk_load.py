@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import uvicorn
-from zonkcam.hardware.app import TableApp
+from zonkcam.hardware.kiosk.app import TableApp
+from zonkcam.hardware.kiosk.web import Hub, create_app
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.web import Hub, create_app
 from zonkcam.rules import load_variant
 from zonkcam.rules.actions import Bank, Keep, Throw
 from zonkcam.rules.dice import make_dice

@@ -21,7 +21,7 @@ from collections import Counter
 import cv2
 import numpy as np
 import uvicorn
-from zonkcam.hardware.web import ActionError, Hub, create_app
+from zonkcam.hardware.kiosk.web import ActionError, Hub, create_app
 
 PIN = "2468"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]

@@ -74,3 +74,17 @@ def long_modules(folder: Path, limit: int = 500) -> dict[str, int]:
     sizes = {str(p.relative_to(folder)): len(p.read_text("utf-8").splitlines())
              for p in folder.rglob("*.py")}
     return {name: n for name, n in sizes.items() if n > limit}
+
+
+def tree_graph(folder: Path, top_level_only: bool = False) -> dict[str, set[str]]:
+    """Like `package_graph`, over the package and its subpackages: names are dotted below the
+    package ("cli.play", "store"; a subpackage's `__init__.py` is "cli")."""
+    package = dotted(folder / "__init__.py")
+    paths = {dotted(p).removeprefix(package + "."): p for p in folder.rglob("*.py")
+             if p.name != "__main__.py" and p != folder / "__init__.py"}
+    graph = {}
+    for name, path in paths.items():
+        deps = {m.removeprefix(package + ".") for m in imported(path, top_level_only)
+                if m.startswith(package + ".")}
+        graph[name] = (deps & paths.keys()) - {name}
+    return graph

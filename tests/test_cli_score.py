@@ -99,9 +99,9 @@ def test_kiosk_correction_to_a_colour_outside_the_set_says_which_colours(tmp_pat
     from types import SimpleNamespace
 
     import numpy as np
-    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.kiosk.app import TableApp
+    from zonkcam.hardware.kiosk.web import ActionError, Hub
     from zonkcam.hardware.store import Store
-    from zonkcam.hardware.web import ActionError, Hub
     from zonkcam.rules import load_variant
     from zonkcam.rules.game import GameSetup
     from zonkcam.vision.dice import Die

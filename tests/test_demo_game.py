@@ -6,8 +6,8 @@ from collections import Counter
 from types import SimpleNamespace
 
 import pytest
-from zonkcam.hardware import demo
-from zonkcam.hardware.demo import DemoPlayer, match, set_colors
+from zonkcam.hardware.kiosk import demo
+from zonkcam.hardware.kiosk.demo import DemoPlayer, match, set_colors
 from zonkcam.rules import load_variant
 from zonkcam.rules.actions import Action, Bank, parse_action
 from zonkcam.rules.dice import Die
@@ -226,9 +226,9 @@ def test_five_minutes_of_demo_play_are_scored_and_legal(tmp_path, variant):
 
 def table_app(tmp_path, ruleset, players=PLAYERS):
     """The real table app (its store, its umpire, its page actions), saying into a list."""
-    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.kiosk.app import TableApp
+    from zonkcam.hardware.kiosk.web import Hub
     from zonkcam.hardware.store import Store
-    from zonkcam.hardware.web import Hub
 
     store = Store(tmp_path / "z.db")
     said: list[str] = []

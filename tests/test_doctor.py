@@ -9,8 +9,7 @@ import sqlite3
 import cv2
 import numpy as np
 import pytest
-from zonkcam.hardware import doctor
-from zonkcam.hardware.cli import main
+from zonkcam.hardware.cli import doctor, main
 from zonkcam.hardware.store import SCHEMA, SCHEMA_VERSION, Store
 
 
@@ -135,7 +134,7 @@ def test_json_has_every_check_and_the_verdict(setup, capsys):
 
 
 def test_on_a_pi_missing_gpio_and_display_are_warnings(setup, capsys, monkeypatch, tmp_path):
-    from zonkcam.hardware import picamera
+    from zonkcam.hardware.cameras import picamera
 
     _, argv = setup
     model = tmp_path / "model"

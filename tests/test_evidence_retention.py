@@ -1,10 +1,10 @@
-"""Evidence pictures are pruned oldest first, by age and by total size (hardware/evidence.py)."""
+"""Evidence pictures are pruned oldest first, by age and by total size (hardware/kiosk/evidence.py)."""
 from __future__ import annotations
 
 import os
 import threading
 
-from zonkcam.hardware.evidence import Retention, keep_pruned, prune
+from zonkcam.hardware.kiosk.evidence import Retention, keep_pruned, prune
 
 DAY = 86400.0
 NOW = 1_800_000_000.0

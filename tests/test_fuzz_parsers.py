@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
-from zonkcam.hardware.app import TableApp
+from zonkcam.hardware.kiosk.app import TableApp
+from zonkcam.hardware.kiosk.web import Hub, create_app
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.web import Hub, create_app
 from zonkcam.models.rune55 import LabelError, read_labels
 from zonkcam.rules import load_variant
 from zonkcam.rules.dice import parse_die

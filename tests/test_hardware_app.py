@@ -3,9 +3,9 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from zonkcam.hardware.app import TableApp
+from zonkcam.hardware.kiosk.app import TableApp
+from zonkcam.hardware.kiosk.web import ActionError, Hub
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.web import ActionError, Hub
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
 from zonkcam.vision.dice import Die
@@ -165,7 +165,7 @@ def test_the_bank_button_banks_and_says_why_not(app, monkeypatch):
     import sys
     import types
 
-    from zonkcam.hardware.cli_play import _bank_button
+    from zonkcam.hardware.cli.play import _bank_button
 
     class Button:
         def __init__(self, pin):

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from zonkcam.hardware.app import TableApp
 from zonkcam.hardware.cameras import Frame
+from zonkcam.hardware.kiosk.app import TableApp
+from zonkcam.hardware.kiosk.web import ActionError, Hub
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.web import ActionError, Hub
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
 from zonkcam.rules.ruleset import with_option

@@ -155,7 +155,8 @@ def test_a_video_frame_that_does_not_decode_is_skipped_never_rewound(tmp_path):
 @pytest.fixture
 def pi_without_picamera2(monkeypatch, tmp_path):
     """A Raspberry Pi (by its device tree) whose Python cannot import picamera2: a plain venv."""
-    from zonkcam.hardware import cameras, picamera
+    from zonkcam.hardware import cameras
+    from zonkcam.hardware.cameras import picamera
 
     model = tmp_path / "model"
     model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
@@ -180,7 +181,7 @@ def test_on_a_pi_a_python_without_picamera2_is_told_how_to_fix_it(pi_without_pic
 
 
 def test_off_a_pi_no_camera_is_quietly_the_demo(pi_without_picamera2, tmp_path, caplog, monkeypatch):
-    from zonkcam.hardware import picamera
+    from zonkcam.hardware.cameras import picamera
 
     cameras = pi_without_picamera2
     monkeypatch.setattr(picamera, "DEVICE_MODEL", tmp_path / "absent")

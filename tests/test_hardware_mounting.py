@@ -2,8 +2,8 @@
 import math
 
 import pytest
-from zonkcam.hardware.mounting import CAMERAS, CameraModel, die_pixels, main, mount_height_cm
-from zonkcam.hardware.sensor_modes import SENSOR_MODES
+from zonkcam.hardware.cameras.mounting import CAMERAS, CameraModel, die_pixels, main, mount_height_cm
+from zonkcam.hardware.cameras.sensor_modes import SENSOR_MODES
 
 
 def test_square_fov_camera_over_a_square_table():

@@ -6,8 +6,8 @@ import types
 import cv2
 import numpy as np
 import pytest
-from zonkcam.hardware import cameras, picamera
-from zonkcam.hardware.cameras import PiCamera, fixed_controls
+from zonkcam.hardware import cameras
+from zonkcam.hardware.cameras import PiCamera, fixed_controls, picamera
 from zonkcam.hardware.cli import main
 from zonkcam.vision.table import TableConfig
 
@@ -119,7 +119,7 @@ def test_calibrate_saves_the_fixed_controls_and_play_applies_them(picamera2, tmp
     assert table.camera["ColourGains"] == [1.9, 1.6]
     assert table.scaled(640, 360).camera == table.camera
 
-    from zonkcam.hardware.cli_play import open_source
+    from zonkcam.hardware.cli.play import open_source
 
     picamera2.last = None
     camera = open_source("pi", None, table.camera)()
@@ -224,7 +224,7 @@ def test_capture_and_play_open_the_pi_camera_with_the_table_files_controls(picam
     TableConfig((2304, 1296), [(100, 100), (2200, 100), (2200, 1200), (100, 1200)],
                 camera={"ExposureTime": 12000, "AnalogueGain": 1.2, "ColourGains": [2.1, 1.4],
                         "LensPosition": 3.0}).save(table)
-    from zonkcam.hardware.cli_play import open_source
+    from zonkcam.hardware.cli.play import open_source
 
     play = open_source("pi", None, TableConfig.load(table).camera)()
     played = picamera2.last
@@ -241,7 +241,7 @@ def test_capture_and_play_open_the_pi_camera_with_the_table_files_controls(picam
 
 
 def test_the_calibrate_dice_picture_is_taken_as_play_sees_the_table(picamera2, tmp_path, capsys):
-    from zonkcam.hardware import pi_still
+    from zonkcam.hardware.cameras import pi_still
 
     table = tmp_path / "table.json"
     TableConfig((2304, 1296), [(0, 0), (2300, 0), (2300, 1290)],

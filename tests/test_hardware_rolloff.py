@@ -1,6 +1,6 @@
 """The roll-off for the order of play: highest first, ties throw again, seating kept."""
 import pytest
-from zonkcam.hardware.rolloff import RollOff, RollOffError
+from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
 
 
 def test_highest_goes_first_and_play_goes_round_the_table():

@@ -4,8 +4,8 @@ import threading
 
 import pytest
 from starlette.testclient import TestClient
-from zonkcam.hardware import web
-from zonkcam.hardware.web import ActionError, Hub, create_app, own_host
+from zonkcam.hardware.kiosk import web
+from zonkcam.hardware.kiosk.web import ActionError, Hub, create_app, own_host
 
 LOCAL = ("127.0.0.1", 50000)
 LAN = ("192.168.1.23", 50000)
@@ -255,7 +255,7 @@ def test_healthz_answers_anyone_with_no_secret():
 
 
 def test_the_table_app_reports_its_camera_and_last_frame(tmp_path):
-    from zonkcam.hardware.app import TableApp
+    from zonkcam.hardware.kiosk.app import TableApp
     from zonkcam.hardware.store import Store
     from zonkcam.rules.game import GameSetup
     from zonkcam.rules.ruleset import load_variant

@@ -4,9 +4,9 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from zonkcam.hardware.app import TableApp
+from zonkcam.hardware.kiosk.app import TableApp
+from zonkcam.hardware.kiosk.web import ActionError, Hub
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.web import ActionError, Hub
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
 from zonkcam.vision.dice import Die

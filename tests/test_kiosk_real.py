@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import uvicorn
 from browser import free_port
-from zonkcam.hardware.app import TableApp
+from zonkcam.hardware.kiosk.app import TableApp
+from zonkcam.hardware.kiosk.web import Hub, create_app
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.web import Hub, create_app
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
 from zonkcam.vision.dice import Die

@@ -18,10 +18,10 @@ from league_helpers import (
     new_league,
     start_postgres,
 )
+from zonkcam.hardware.kiosk.web import PinGuard
 from zonkcam.hardware.league import matches
 from zonkcam.hardware.league.db import League
 from zonkcam.hardware.league.draw import Played, second_round
-from zonkcam.hardware.web import PinGuard
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ a key play does not know or a value of the wrong kind is one line naming the key
 from __future__ import annotations
 
 import pytest
-from zonkcam.hardware import cli_play
 from zonkcam.hardware.cli import main
+from zonkcam.hardware.cli import play as cli_play
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from browser import free_port, server
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from zonkcam.hardware.cli import main
-from zonkcam.hardware.review import create_review_app, review_routes
-from zonkcam.hardware.web import Access
+from zonkcam.hardware.kiosk.review import create_review_app, review_routes
+from zonkcam.hardware.kiosk.web import Access
 from zonkcam.models.captures import CaptureSet
 from zonkcam.vision.dice import Die
 

@@ -13,9 +13,11 @@ live camera stops delivering; `Reconnecting` turns that into retries with back-o
 reading dice (the same frame except on the Pi camera, whose low-resolution stream feeds the
 per-frame path and whose main stream is captured only when the dice are at rest).
 
-The sources live in their own modules (`camera_base`, `opencv_cameras`, `picamera`,
-`demo_camera`); this one opens them by name, finds the one attached and reconnects a live one
-that fails. Every name is importable from here.
+The sources live in their own modules of this package (`base`, `opencv`, `picamera`, `demo`);
+this module opens them by name, finds the one attached and reconnects a live one that fails.
+Every name is importable from here. Beside them: `sensor_modes` and `mounting` (the Pi camera's
+modes, how high to mount a camera), `pi_still` (one picture as play takes it) and `stills` (a
+folder of photos as a capture source).
 """
 from __future__ import annotations
 
@@ -26,10 +28,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from zonkcam.hardware.camera_base import BaseCamera, Camera, CameraError, Frame
-from zonkcam.hardware.demo_camera import DemoCamera, DemoPlayerLike
-from zonkcam.hardware.opencv_cameras import FrameFolder, UsbCamera, VideoFile
-from zonkcam.hardware.picamera import (
+from zonkcam.hardware.cameras.base import BaseCamera, Camera, CameraError, Frame
+from zonkcam.hardware.cameras.demo import DemoCamera, DemoPlayerLike
+from zonkcam.hardware.cameras.opencv import FrameFolder, UsbCamera, VideoFile
+from zonkcam.hardware.cameras.picamera import (
     PI_LOCKED,
     PiCamera,
     fixed_controls,

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 import numpy as np
-from zonkcam.hardware.camera_base import BaseCamera, Frame
+from zonkcam.hardware.cameras.base import BaseCamera, Frame
 
 
 class DemoPlayerLike(Protocol):
@@ -19,7 +19,7 @@ class DemoCamera(BaseCamera):
     """The throw simulator as a camera, played in real time (``realtime=False`` delivers frames
     as fast as asked for), on one table.
 
-    With a ``player`` (`hardware.demo.DemoPlayer`) it plays live: each throw is asked of the
+    With a ``player`` (`hardware.kiosk.demo.DemoPlayer`) it plays live: each throw is asked of the
     player once the last one has been played, so it can follow the game; while the player is
     not ready the table stays still. Without one, a long script of throws is drawn up front
     and played over again; ``keep_policy`` then plays the simulated player: given the values

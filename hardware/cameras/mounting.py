@@ -1,6 +1,6 @@
 """How high to mount a camera over a table, and how big a die will look.
 
-    python -m zonkcam.hardware.mounting 90x60 --camera module3
+    python -m zonkcam.hardware.cameras.mounting 90x60 --camera module3
 
 Fields of view are the sensor makers' published figures for each camera's full sensor; the
 tool narrows them to what zonkcam's streams see: the sensor mode `PiCamera` pins
@@ -13,7 +13,7 @@ import argparse
 import math
 from dataclasses import dataclass
 
-from zonkcam.hardware.sensor_modes import SENSOR_MODES, SensorMode
+from zonkcam.hardware.cameras.sensor_modes import SENSOR_MODES, SensorMode
 
 DIE_MM = 16  # a standard die
 LORES_WIDTH = 640  # the motion stream (`PiCamera`'s lores, 640x360)
@@ -74,7 +74,7 @@ def die_pixels(height_cm: float, cam: CameraModel, width_px: int | None = None) 
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m zonkcam.hardware.mounting", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m zonkcam.hardware.cameras.mounting", description=__doc__)
     p.add_argument("table", help="playing area in cm, e.g. 90x60")
     p.add_argument("--camera", choices=sorted(CAMERAS), default=None, help="default: all")
     args = p.parse_args(argv)

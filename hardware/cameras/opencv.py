@@ -7,7 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.hardware.camera_base import BaseCamera, CameraError, Frame
+from zonkcam.hardware.cameras.base import BaseCamera, CameraError, Frame
 
 log = logging.getLogger(__name__)
 MAX_SKIPPED = 30  # undecodable frames in a row a video may have before it counts as ended

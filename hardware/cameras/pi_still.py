@@ -1,6 +1,6 @@
 """One picture from the camera exactly as `zonkcam play` sees it: for `zonkcam calibrate-dice`.
 
-    python -m zonkcam.hardware.pi_still --table ~/.config/zonkcam/table.json -o row.jpg
+    python -m zonkcam.hardware.cameras.pi_still --table ~/.config/zonkcam/table.json -o row.jpg
 
 The camera is opened the way play opens it (`cameras.camera_opener`): the same sensor mode and
 stream, and the table file's fixed exposure, white balance and focus. A picture from
@@ -22,7 +22,7 @@ WARM_UP_FRAMES = 10  # frames read before the picture: the fixed controls take a
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m zonkcam.hardware.pi_still", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m zonkcam.hardware.cameras.pi_still", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--table", type=Path, metavar="FILE",
                    help="table file from `zonkcam calibrate --camera pi` (its camera controls)")

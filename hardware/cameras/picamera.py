@@ -12,8 +12,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.hardware.camera_base import BaseCamera, CameraError, Frame
-from zonkcam.hardware.sensor_modes import DEFAULT_MAIN, sensor_mode
+from zonkcam.hardware.cameras.base import BaseCamera, CameraError, Frame
+from zonkcam.hardware.cameras.sensor_modes import DEFAULT_MAIN, sensor_mode
 
 log = logging.getLogger(__name__)
 

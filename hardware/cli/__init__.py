@@ -1,9 +1,9 @@
 """The `zonkcam` command: one subcommand per job, each defined beside the code it drives.
 
-Every `cli_*.py` module in this package exposes ``register(subparsers)``, which adds its
-subcommands and sets ``func`` on each; a handler returns an exit status or raises
-`CliError` for a clear one-line message. Heavy imports (OpenCV, onnxruntime) happen inside
-handlers so that `zonkcam score` stays instant.
+Each command group is one module of this package (the review page's is `kiosk.review`) with
+``register(subparsers)``, which adds its subcommands and sets ``func`` on each; a handler
+returns an exit status or raises `CliError` for a clear one-line message. Heavy imports
+(OpenCV, onnxruntime) happen inside handlers so that `zonkcam score` stays instant.
 """
 from __future__ import annotations
 
@@ -15,20 +15,9 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, NoReturn
 
-from zonkcam.hardware import (
-    cli_capture,
-    cli_game,
-    cli_live,
-    cli_models,
-    cli_play,
-    cli_rules,
-    cli_train,
-    cli_vision,
-    doctor,
-    review,
-)
-from zonkcam.hardware.cli_common import CliError
-from zonkcam.hardware.league import cli as cli_league
+from zonkcam.hardware.cli import capture, doctor, game, league, live, models, play, rules, train, vision
+from zonkcam.hardware.kiosk import review
+from zonkcam.hardware.options import CliError
 from zonkcam.hardware.store import StoreError
 
 
@@ -87,8 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the same as --log-level debug")
     # Not required: a bare `zonkcam` prints the help instead of a usage error (see main).
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (cli_play, cli_rules, cli_game, cli_vision, cli_live, cli_models, cli_capture,
-                   cli_train, review, cli_league, doctor):
+    for module in (play, rules, game, vision, live, models, capture, train, review, league, doctor):
         module.register(sub)
     return parser
 
@@ -129,6 +117,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

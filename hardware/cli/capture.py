@@ -2,7 +2,7 @@
 
 `--camera` is a stream (a camera, a video, a folder of video frames): a throw is saved once it
 settles. `--stills DIR` is a folder of photos (a phone's): each photo is one scene, saved as it
-is read (`hardware.stills`).
+is read (`hardware.cameras.stills`).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError, bounded, bounded_float, frame_rate
+from zonkcam.hardware.options import CliError, bounded, bounded_float, frame_rate
 from zonkcam.models.registry import MODEL_HELP
 
 
@@ -96,7 +96,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 def _capture_stills(args: argparse.Namespace) -> int:
     """Each photo of --stills read and saved as one scene, with the dice it could not read."""
-    from zonkcam.hardware.stills import StillsError, still_files, stills
+    from zonkcam.hardware.cameras.stills import StillsError, still_files, stills
     from zonkcam.models.captures import CaptureSet
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.imageio import ImageError

@@ -23,7 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from zonkcam.hardware.cli_common import port
+from zonkcam.hardware.options import port
 
 OK, WARN, FAIL = "OK", "WARN", "FAIL"
 DISK_FAIL_MB, DISK_WARN_MB = 200, 1000  # a day of play writes a few MB; the SD card must not fill
@@ -324,9 +324,8 @@ def check_database(ctx: Context) -> Check:
 
 
 def check_config(ctx: Context) -> Check:
-    from zonkcam.hardware import play_config
-    from zonkcam.hardware.cli import build_parser
-    from zonkcam.hardware.cli_common import CliError
+    from zonkcam.hardware.cli import build_parser, play_config
+    from zonkcam.hardware.options import CliError
 
     play = build_parser().parse_args(["play"] + (["--config", ctx.args.config] if ctx.args.config else []))
     path = Path(ctx.args.config).expanduser() if ctx.args.config else play_config.default_path()

@@ -14,8 +14,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zonkcam.hardware.cli_common import CliError, game_id
-from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
+from zonkcam.hardware.cli.rules import add_ruleset_arguments, ruleset_from
+from zonkcam.hardware.options import CliError, game_id
 from zonkcam.rules import sheet
 from zonkcam.rules.actions import ActionError, parse_action
 from zonkcam.rules.game import Game, GameSetup

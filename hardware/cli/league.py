@@ -10,7 +10,7 @@ import logging
 import os
 import sys
 
-from zonkcam.hardware.cli_common import CliError, port
+from zonkcam.hardware.options import CliError, port
 
 DB_ENV = "ZONKCAM_LEAGUE_DB"
 PASSWORD_ENV = "ZONKCAM_LEAGUE_PASSWORD"
@@ -112,7 +112,7 @@ def cmd_password(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
-    from zonkcam.hardware.cli_play import _check_port
+    from zonkcam.hardware.cli.play import check_port
     from zonkcam.hardware.league.db import LeagueError, Unavailable
     from zonkcam.hardware.league.hosts import allowed_hosts
     from zonkcam.hardware.league.server import create_app
@@ -123,7 +123,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                 else os.environ.get(HOSTS_ENV))
     except ValueError as exc:
         raise CliError(f"--allowed-hosts: {exc}") from None
-    _check_port(host, args.port)
+    check_port(host, args.port)
     league = _open(args)
     try:
         if league.admin_hash() is None:

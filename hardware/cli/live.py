@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import (
+from zonkcam.hardware.options import (
     CliError,
     bounded,
     bounded_float,
@@ -294,7 +294,7 @@ def _camera_still(spec: str):
     """A full-resolution picture from a live camera once its automatic controls have settled,
     and (Pi camera) the exposure, gains and focus it was fixed at."""
     from zonkcam.hardware.cameras import CameraError
-    from zonkcam.hardware.cli_play import open_source
+    from zonkcam.hardware.cli.play import open_source
 
     if spec != "pi" and not spec.startswith("usb:"):
         raise CliError(f"--camera {spec}: expected pi or usb:N (for footage, give the file)")

@@ -5,7 +5,7 @@ import argparse
 import datetime
 import json
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.options import CliError
 from zonkcam.models.registry import Registry, RegistryError
 
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zonkcam.hardware import play_config
-from zonkcam.hardware.cli_common import CliError, bounded, bounded_float, frame_rate, port
-from zonkcam.hardware.cli_rules import add_ruleset_arguments, ruleset_from
-from zonkcam.hardware.evidence import DEFAULT_DAYS, DEFAULT_MB, Retention, keep_pruned
+import zonkcam.hardware.cli.play_config as play_config
+from zonkcam.hardware.cli.rules import add_ruleset_arguments, ruleset_from
+from zonkcam.hardware.kiosk.evidence import DEFAULT_DAYS, DEFAULT_MB, Retention, keep_pruned
+from zonkcam.hardware.options import CliError, bounded, bounded_float, frame_rate, port
 from zonkcam.models.registry import MODEL_HELP
 
 if TYPE_CHECKING:
@@ -65,11 +65,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_play(args: argparse.Namespace) -> int:
     # Heavy imports here, so that other subcommands stay instant.
     import uvicorn
-    from zonkcam.hardware.app import TableApp
     from zonkcam.hardware.cameras import CameraError, DemoCamera, Reconnecting, detect_camera
-    from zonkcam.hardware.demo import DemoPlayer
+    from zonkcam.hardware.kiosk.app import TableApp
+    from zonkcam.hardware.kiosk.demo import DemoPlayer
+    from zonkcam.hardware.kiosk.web import Access, Hub, create_app, new_pin
     from zonkcam.hardware.store import Store, StoreError, default_path
-    from zonkcam.hardware.web import Access, Hub, create_app, new_pin
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.rules.game import GameSetup
     from zonkcam.vision.colors import DiceSetError
@@ -80,7 +80,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     play_config.flags_win(args)
     host = "0.0.0.0" if args.lan else "127.0.0.1"
-    _check_port(host, args.port)
+    check_port(host, args.port)
     spec = args.camera or detect_camera()
     if args.camera is None and spec == "demo":
         log.info("no camera found: starting the demo camera (simulated throws)")
@@ -167,7 +167,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(f"zonkcam: open http://localhost:{args.port}/" + (f" (LAN PIN {pin})" if pin else ""),
           file=sys.stderr)
     try:
-        from zonkcam.hardware.review import review_routes
+        from zonkcam.hardware.kiosk.review import review_routes
 
         access = Access(pin)  # one PIN guard for the kiosk's actions and the review page's
         extra = review_routes(args.capture, access) if args.capture else None
@@ -265,7 +265,7 @@ class Paced:
         self.camera.close()
 
 
-def _check_port(host: str, port: int) -> None:
+def check_port(host: str, port: int) -> None:
     import socket
 
     with socket.socket() as s:
@@ -282,7 +282,7 @@ def _bank_button(pin: int, app) -> None:
         from gpiozero import Button
     except ImportError:
         raise CliError("--button needs gpiozero (on a Raspberry Pi: apt install python3-gpiozero)") from None
-    from zonkcam.hardware.web import ActionError
+    from zonkcam.hardware.kiosk.web import ActionError
 
     def bank() -> None:
         try:

@@ -22,7 +22,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.options import CliError
 
 FILE_NAME = "play.toml"
 NOT_KEYS = {"help", "config", "new"}  # --new starts one new game: in a file, every restart would

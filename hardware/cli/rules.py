@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.options import CliError
 from zonkcam.rules.dice import Die, check_colors, parse_die
 from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, resolve, variant_names
 from zonkcam.rules.scoring import Scorer

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError, bounded, seed
+from zonkcam.hardware.options import CliError, bounded, seed
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-from zonkcam.hardware.cli_common import CliError, bounded, check_output
+from zonkcam.hardware.options import CliError, bounded, check_output
 from zonkcam.models.registry import MODEL_HELP
 
 

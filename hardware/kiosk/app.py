@@ -30,13 +30,13 @@ from typing import Any, Protocol
 
 import cv2
 import numpy as np
-from zonkcam.hardware import view
 from zonkcam.hardware.cameras import Camera, CameraError
-from zonkcam.hardware.page_actions import PAGE_ACTIONS
-from zonkcam.hardware.rolloff import RollOff, RollOffError
+from zonkcam.hardware.kiosk import view
+from zonkcam.hardware.kiosk.page_actions import PAGE_ACTIONS
+from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
+from zonkcam.hardware.kiosk.umpire import Seen, Unread, actions_for
+from zonkcam.hardware.kiosk.web import ActionError, Hub
 from zonkcam.hardware.store import Store
-from zonkcam.hardware.umpire import Seen, Unread, actions_for
-from zonkcam.hardware.web import ActionError, Hub
 from zonkcam.models.captures import CaptureSet
 from zonkcam.rules.actions import ActionError as LineError
 from zonkcam.rules.actions import (

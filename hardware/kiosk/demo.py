@@ -289,10 +289,10 @@ def play_offline(ruleset: Ruleset, root: Path, model: Path, *, minutes: float,
     evidence in `root`. Returns the table app (its `tally`, its game) and the player."""
     import threading
 
-    from zonkcam.hardware.app import TableApp
     from zonkcam.hardware.cameras import DemoCamera
+    from zonkcam.hardware.kiosk.app import TableApp
+    from zonkcam.hardware.kiosk.web import Hub
     from zonkcam.hardware.store import Store
-    from zonkcam.hardware.web import Hub
     from zonkcam.rules.game import GameSetup
     from zonkcam.vision.read import Reader
     from zonkcam.vision.stream import ThrowStream

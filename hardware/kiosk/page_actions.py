@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from zonkcam.hardware.rolloff import RollOff, RollOffError
-from zonkcam.hardware.umpire import Unread
-from zonkcam.hardware.web import ActionError
+from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
+from zonkcam.hardware.kiosk.umpire import Unread
+from zonkcam.hardware.kiosk.web import ActionError
 from zonkcam.rules.actions import Action, Bank, Correct, Penalty, Throw, Undo, effective
 from zonkcam.rules.dice import Die as RulesDie
 from zonkcam.rules.dice import set_color
@@ -21,7 +21,7 @@ from zonkcam.rules.turn import IllegalAction
 from zonkcam.vision.table import TableConfig
 
 if TYPE_CHECKING:
-    from zonkcam.hardware.app import Shown, TableApp
+    from zonkcam.hardware.kiosk.app import Shown, TableApp
 
 TURNS_LOST = {"foul", "next"}  # penalties that take a number of further turns (A13, A15)
 

@@ -32,10 +32,10 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zonkcam.hardware.cli_common import CliError, port
+from zonkcam.hardware.options import CliError, port
 
 if TYPE_CHECKING:
-    from zonkcam.hardware.web import Access
+    from zonkcam.hardware.kiosk.web import Access
     from zonkcam.models.captures import CaptureSet
 
 MAX_ITEMS = 500  # one page of the queue; `offset` reaches the rest
@@ -48,12 +48,12 @@ def review_routes(root: str | Path, access: Access | None = None, model: str | P
     from this machine only). `model` gives dice captured without their look one."""
     from starlette.responses import FileResponse, Response
     from starlette.routing import Route
-    from zonkcam.hardware.web import Access
+    from zonkcam.hardware.kiosk.web import Access
     from zonkcam.models.captures import CaptureSet
 
     captures = CaptureSet(root, max_bytes=None)  # never prune from here: capture owns the cap
     lock = threading.Lock()  # one writer at a time per frame's meta (the kiosk may write too)
-    static = resources.files("zonkcam.hardware").joinpath("static")
+    static = resources.files("zonkcam.hardware.kiosk").joinpath("static")
 
     async def page(request) -> Response:
         return FileResponse(str(static.joinpath("review.html")))
@@ -131,7 +131,7 @@ def _writing_routes(captures: CaptureSet, lock: threading.Lock, access: Access) 
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
-    from zonkcam.hardware.web import read_json
+    from zonkcam.hardware.kiosk.web import read_json
     from zonkcam.models.captures import CaptureError
 
     async def guarded_body(request: Request) -> object:

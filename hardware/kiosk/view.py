@@ -1,7 +1,7 @@
 """The page's state: what the kiosk, the spectator and programs read from `/api/state`.
 
 One function shapes it from the running table app (`page_state`); the JSON is the contract
-of the page (hardware/static/app.js) and of `GET /api/state`. Fields may be added, never
+of the page (hardware/kiosk/static/app.js) and of `GET /api/state`. Fields may be added, never
 renamed or dropped.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from zonkcam.rules.ruleset import Ruleset, load_variant, variant_names
 from zonkcam.rules.stats import TableStats, add_game
 
 if TYPE_CHECKING:
-    from zonkcam.hardware.app import Shown, TableApp
+    from zonkcam.hardware.kiosk.app import Shown, TableApp
 
 PENALTIES = [("space", "SPACE"), ("dealer-spaz", "DEALER SPAZ"), ("miscall", "Miscalled score"),
              ("foul", "League foul (this turn and N more lost)"), ("next", "Lose the next N turns")]

@@ -285,7 +285,7 @@ class Kiosk:
 
     def __init__(self, table: Table, hub: Hub, access: Access) -> None:
         self.table, self.hub, self.access = table, hub, access
-        self.static = resources.files("zonkcam.hardware").joinpath("static")
+        self.static = resources.files("zonkcam.hardware.kiosk").joinpath("static")
         self.started = time.monotonic()
 
     def routes(self) -> list[Route]:

@@ -11,7 +11,7 @@ Modules: `draw` (the rounds' draws and the standings: pure functions), `migratio
 games at tables; what the league shows), `sync` (a kiosk's events in, idempotently),
 `results` (a game's standing replayed from its events), `auth` (tokens, the admin's password,
 lockouts), `server`, `pages` and `admin.html` (the web app), `export` (CSV and JSON), `kiosk`
-and `outbox` (the kiosk's side: its client, links and sender), `cli` (`zonkcam league`),
+and `outbox` (the kiosk's side: its client, links and sender; `zonkcam league` is `cli.league`),
 `throwaway` (a temporary PostgreSQL for tests and benchmarks), `bot` and `simkiosk` (a
 simulated player and kiosk).
 

@@ -16,7 +16,7 @@ import time
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from zonkcam.hardware.web import Access, PinGuard
+from zonkcam.hardware.kiosk.web import Access, PinGuard
 
 SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}  # 16 MiB, ~50 ms a check: slow for a guesser, fine for a login
 SESSION_S = 12 * 3600

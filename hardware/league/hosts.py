@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.responses import JSONResponse
-from zonkcam.hardware.web import own_host
+from zonkcam.hardware.kiosk.web import own_host
 
 _LABEL = r"(?!-)[a-z0-9-]{1,63}(?<!-)"
 _NAME = re.compile(rf"(\*\.)?{_LABEL}(\.{_LABEL})*")

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from zonkcam.hardware.cli_common import CliError
+from zonkcam.hardware.options import CliError
 
 log = logging.getLogger("zonkcam.league")
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from zonkcam.hardware.cli_common import CliError
 from zonkcam.hardware.league.kiosk import (
     BACKOFF_S,
     BATCH,
@@ -30,6 +29,7 @@ from zonkcam.hardware.league.kiosk import (
     links_path,
     read_token,
 )
+from zonkcam.hardware.options import CliError
 from zonkcam.rules.game import GameSetup
 from zonkcam.rules.ruleset import RulesetError, ruleset_from_dict
 from zonkcam.rules.turn import IllegalAction

@@ -18,12 +18,12 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from zonkcam.hardware.kiosk.web import read_json
 from zonkcam.hardware.league import export, matches, pages, sync
 from zonkcam.hardware.league.auth import COOKIE, SESSION_S, Guard, password_matches
 from zonkcam.hardware.league.db import League, LeagueError, Unavailable
 from zonkcam.hardware.league.hosts import LeagueHostsOnly
 from zonkcam.hardware.league.results import Replays
-from zonkcam.hardware.web import read_json
 
 
 def create_app(league: League, guard: Guard | None = None, allowed_hosts: tuple[str, ...] = ()) -> Starlette:

@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from zonkcam.hardware.cli_common import CliError
 from zonkcam.hardware.league.bot import next_action
 from zonkcam.hardware.league.outbox import LeagueLink
+from zonkcam.hardware.options import CliError
 from zonkcam.hardware.store import Store
 
 
