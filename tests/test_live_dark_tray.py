@@ -80,3 +80,52 @@ def test_a_grey_die_against_a_lit_wall_is_found_apart_from_it(body):
     assert found is not None and found.area == pytest.approx(1.0, abs=0.2)
     x, _ = found.centroid()
     assert abs(x - (100 + SIDE / 2 + 2)) < 0.15 * SIDE
+
+
+def dark_face_in_light_corners(image: np.ndarray, cx: float, cy: float, angle: float) -> None:
+    """A black die lying flat as a real one's photo shows it: its face round, darkening from
+    the floor's grey plus 30 at one edge to the floor's own at the other, a white pip at its
+    middle, and the lighter rounded corners of its body round the face."""
+    sprite = np.full((SIDE, SIDE, 3), 140, np.float32)
+    face = np.zeros((SIDE, SIDE), np.uint8)
+    cv2.circle(face, (SIDE // 2, SIDE // 2), round(0.56 * SIDE), 1, -1)
+    grey = np.linspace(FLOOR[0] + 30, FLOOR[0], SIDE, dtype=np.float32)[:, None]
+    sprite[face > 0] = np.repeat(np.broadcast_to(grey, (SIDE, SIDE))[..., None], 3, 2)[face > 0]
+    cv2.circle(sprite, (SIDE // 2, SIDE // 2), SIDE // 9, (230, 230, 230), -1)
+    m = cv2.getRotationMatrix2D((SIDE / 2, SIDE / 2), angle, 1.0)
+    m[:, 2] += (cx - SIDE / 2, cy - SIDE / 2)
+    size = image.shape[1::-1]
+    warped = cv2.warpAffine(sprite.astype(np.uint8), m, size)
+    mask = cv2.warpAffine(np.full((SIDE, SIDE), 255, np.uint8), m, size)
+    image[mask > 127] = warped[mask > 127]
+
+
+@pytest.mark.parametrize("angle", [0, 20, 63])
+def test_a_black_die_in_pieces_on_a_black_floor_lying_flat_is_not_cocked(angle):
+    # the face's lit part alone stands out as one piece, narrower than a die: it passed for
+    # a leaning die's top face whose side the floor swallows (seeds 63022, 63037, a black
+    # one); the corners round it are the rest of the same die, a square
+    image = dark_tray()
+    dark_face_in_light_corners(image, 120, 100, angle)
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+@pytest.mark.parametrize("angle", [0, 25, 70])
+def test_a_black_die_leaning_whose_side_shows_its_pips_alone_is_cocked(angle):
+    # the side, as dark as the floor, shows only its pips: joined to the die as pieces of it
+    # (as a flat die's corners are, above), the die is still long, its top face short
+    image = dark_tray()
+    sprite_top, lean = round(SIDE * np.cos(np.radians(40))), round(SIDE * np.sin(np.radians(40)))
+    sprite = np.full((sprite_top + lean, SIDE, 3), FLOOR[0] + 25, np.uint8)
+    sprite[sprite_top:] = FLOOR
+    for x in (0.3, 0.7):
+        cv2.circle(sprite, (round(x * SIDE), sprite_top + lean // 2), 3, (150, 150, 150), -1)
+    cv2.circle(sprite, (SIDE // 2, sprite_top // 2), 4, (230, 230, 230), -1)
+    h = sprite.shape[0]
+    m = cv2.getRotationMatrix2D((SIDE / 2, h / 2), angle, 1.0)
+    m[:, 2] += (120 - SIDE / 2, 100 - h / 2)
+    size = image.shape[1::-1]
+    warped = cv2.warpAffine(sprite, m, size)
+    mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
+    image[mask > 127] = warped[mask > 127]
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "cocked"

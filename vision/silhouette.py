@@ -35,6 +35,8 @@ SECOND_TABLE = 0.2  # of the border unlike the table: a second surface (a die co
 # it is darker but shadows and the wall's shade, which are not dice.
 DARK_TABLE = 48.0
 DARK_STEP = 12.0
+PIECE_REACH = 0.3  # die sides from a die's silhouette on a dark table that a piece of it lies
+PIECE_AREA = 0.01  # of a die's face: a piece this large at least (a pip is about 0.03)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +105,7 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
-    contour = _outline(patch, near, sides=sides, lighter=lighter)
+    contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side)
     if contour is None:
         contour = _outline(patch, near, two_tables=True, sides=sides)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
@@ -146,6 +148,22 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     its centre than the `others` (offsets from it, patch pixels). `two_tables`: the border
     shows two surfaces (the felt and the frame round it), each taken for table; the mask is
     empty when it shows one."""
+    return _cleaned(_standing_out(patch_bgr, others, two_tables, sides, lighter))
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    """`_standing_out`'s mask with gaps closed and what touches it at a corner or along a
+    short stretch cut off (the opening also takes out pieces a pip wide)."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    # cut a neighbour touching at a corner or along a short stretch
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
+
+
+def _standing_out(patch_bgr: np.ndarray, others: list[tuple[float, float]],
+                  two_tables: bool = False, sides: bool = False, lighter: bool = False
+                  ) -> np.ndarray:
+    """`_foreground`'s mask (0/1) before it is cleaned, pip-wide pieces and all."""
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
                            lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
@@ -163,11 +181,7 @@ def _foreground(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     if lighter and table[0] < DARK_TABLE:
         mask |= _lighter_within(lab[..., 0] > table[0] + DARK_STEP, mask)
     mask &= _ours(lab, others, sides)
-    mask = mask.astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    # cut a neighbour touching at a corner or along a short stretch
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN, OPEN)))
+    return mask.astype(np.uint8)
 
 
 def _lighter_within(lighter: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -223,13 +237,15 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
-             two_tables: bool = False, sides: bool = False, lighter: bool = False
-             ) -> np.ndarray | None:
+             two_tables: bool = False, sides: bool = False, lighter: bool = False,
+             side: float | None = None) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
-    border (it is not one die alone). `two_tables`: as for `_foreground`."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(
-        _foreground(patch_bgr, others, two_tables, sides, lighter))
+    border (it is not one die alone). `two_tables`: as for `_foreground`. `side`: a die's side
+    in patch pixels; with `lighter` on a dark table, the outline is the hull of the die's
+    pieces (`_with_pieces`)."""
+    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0
@@ -239,6 +255,39 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     x, y, w, h, _ = stats[k]
     if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
         return None
-    contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    die = (labels == k).astype(np.uint8)
+    if lighter and side is not None and _dark(patch_bgr):
+        return _with_pieces(die, raw, side)
+    contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
+
+
+def _dark(patch_bgr: np.ndarray) -> bool:
+    """Whether the patch's border (the table) is under `DARK_TABLE` in Lab lightness."""
+    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    ring = np.concatenate([grey[:2].ravel(), grey[-2:].ravel(), grey[:, :2].ravel(),
+                           grey[:, -2:].ravel()])
+    return float(np.median(ring)) < DARK_TABLE
+
+
+def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float) -> np.ndarray | None:
+    """The convex hull of the die's silhouette (`die`, 0/1) and the pieces of `raw` (what
+    stands out, uncleaned) within `PIECE_REACH` of it, or None when one reaches the border. On
+    a black floor a dark die shows in pieces: a leaning die's side, as dark as the floor,
+    shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
+    corners apart from it (seeds 63022, 63037: a black one lying flat taken for a top face
+    alone, narrower than a die). The opening that cleans the silhouette takes pip-wide
+    pieces out."""
+    reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= PIECE_REACH * side
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((raw > die).astype(np.uint8))
+    keep = die.astype(bool)
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        piece = labels == i
+        if area < PIECE_AREA * side * side or not (piece & reach).any():
+            continue
+        if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
+            continue  # a wall, the table beyond: not the die's
+        keep |= piece
+    points = cv2.findNonZero(keep.astype(np.uint8))
+    return cv2.convexHull(points)
