@@ -172,6 +172,7 @@ class Game(GameState):
         assert a.player is not None
         [die] = _dice(a.args, 1)
         self.order_of_play.roll(a.player, die.value)
+        self.order = self.order_of_play.decided(self.order)  # W3: the sheet shows it from the last die
 
     def _goes(self, a: Action) -> None:
         assert a.player is not None

@@ -80,8 +80,31 @@ def test_rolloff_read_by_the_camera_orders_the_new_game(tmp_path):
     app.act({"action": "rolloff_throw", "value": "2"})  # typed by the scorekeeper
     app.on_throw(event([6]), IMAGE)
     assert app.rolloff is None and app.state()["rolloff"] is None
-    assert app.game.order == ["Cy", "Ann", "Bob"] and app.game.log == []  # roll-off dice are not scores
-    assert "Cy goes first" in app.messages[-1]
+    assert app.game.order == ["Cy", "Ann", "Bob"] and "Cy goes first" in app.messages[-1]
+    # W3: the roll-off is in the game's log (its dice are no scores), the players keep their seats
+    assert app.game.setup.players == ("Ann", "Bob", "Cy") and app.game.current == "Cy"
+    assert [str(a) for a in app.store.log(app.game_id)] == [
+        "Ann roll 3", "Bob roll 5", "Cy roll 5", "Bob roll 2", "Cy roll 6"]
+    assert all(p.score == 0 for p in app.game.players.values())
+    with pytest.raises(ActionError, match="order of play is settled"):
+        app.act({"action": "undo"})
+    app.on_throw(event([1, 5, 2, 3, 4]), IMAGE)  # play starts with the winner
+    assert str(app.store.log(app.game_id)[-1]).startswith("Cy throw")
+
+
+@pytest.mark.parametrize(("variant", "seating", "log"), [
+    ("classic", ("Ann", "Bob", "Cy"), ["Ann roll 2", "Bob roll 6", "Cy roll 4", "Bob goes first"]),  # C9
+    ("colors6", ("Bob", "Cy", "Ann"), []),  # seating rules: the roll-off only seats the players
+])
+def test_a_rolloff_is_logged_where_the_rules_throw_for_order(tmp_path, variant, seating, log):
+    app = make_app(tmp_path)
+    app.act({"action": "new_game", "ruleset": f"variant:{variant}", "players": ["Ann", "Bob", "Cy"],
+             "order": "rolloff"})
+    for value in (2, 6, 4):
+        app.act({"action": "rolloff_throw", "value": value})
+    assert app.rolloff is None and app.game.order == ["Bob", "Cy", "Ann"] and app.game.current == "Bob"
+    assert app.game.setup.players == seating
+    assert [str(a) for a in app.store.log(app.game_id)] == log
 
 
 def test_demo_rolloff_reads_the_leftmost_die_and_can_be_cancelled(tmp_path):

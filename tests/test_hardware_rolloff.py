@@ -1,6 +1,6 @@
 """The roll-off for the order of play: highest first, ties throw again, seating kept."""
 import pytest
-from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
+from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError, game_start
 
 
 def test_highest_goes_first_and_play_goes_round_the_table():
@@ -68,3 +68,15 @@ def test_the_kiosk_roll_off_is_the_game_s_roll_off():
     assert [str(a) for a in r.actions()] == ["Ann roll 5", "Bob roll 2", "Cy roll 5", "Ann roll 3",
                                             "Cy roll 4"]
     assert game.current == "Cy" and tuple(game.order_of_play.decided(game.order)) == r.order
+
+
+def test_a_finished_rolloff_starts_the_game_with_its_dice_in_the_log_where_the_rules_throw():
+    r = RollOff(("Ann", "Bob", "Cy"))
+    for v in (2, 6, 4):
+        r.throw(v)
+    assert game_start(r, "highest") == (("Ann", "Bob", "Cy"), r.actions())
+    seats, lines = game_start(r, "choose")  # C9: the highest throw goes first
+    assert seats == ("Ann", "Bob", "Cy") and [str(a) for a in lines[-2:]] == ["Cy roll 4", "Bob goes first"]
+    assert game_start(r, "seating") == (("Bob", "Cy", "Ann"), [])  # no roll lines in a seating game
+    with pytest.raises(RollOffError, match="Ann, Bob must throw"):
+        game_start(RollOff(("Ann", "Bob")), "highest")

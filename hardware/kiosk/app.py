@@ -33,7 +33,7 @@ import numpy as np
 from zonkcam.hardware.cameras import Camera, CameraError
 from zonkcam.hardware.kiosk import view
 from zonkcam.hardware.kiosk.page_actions import PAGE_ACTIONS
-from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
+from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError, game_start
 from zonkcam.hardware.kiosk.umpire import Seen, Unread, actions_for
 from zonkcam.hardware.kiosk.web import ActionError, Hub
 from zonkcam.hardware.store import Store
@@ -302,11 +302,14 @@ class TableApp:
             self.say(f"roll-off: {player} threw {value}{again}; {self.rolloff.up} next")
             return
         self.say(f"roll-off: {player} threw {value}; {order[0]} goes first")
-        self.start_game(self.pending_ruleset, order)
+        self.start_game(self.pending_ruleset, *game_start(self.rolloff, self.pending_ruleset.game.order))
 
-    def start_game(self, ruleset: Ruleset, players: tuple[str, ...]) -> None:
+    def start_game(self, ruleset: Ruleset, players: tuple[str, ...], first: Sequence[AnyAction] = ()) -> None:
+        """A new game of `players` in seating order; `first`: its first log lines (a roll-off's)."""
         try:
             game_id = self.store.new_game(GameSetup(ruleset, players))
+            if first:
+                self.store.record(game_id, *first)
         except IllegalAction as exc:
             raise ActionError(str(exc)) from None
         self.rolloff, self.pending_ruleset = None, None

@@ -66,6 +66,8 @@ def _undo(app: TableApp, action: dict[str, Any]) -> str:
     if not standing:
         raise ActionError("nothing to undo")
     seq, undone = standing[-1]
+    if undone.verb in ("roll", "goes"):  # the game would wait for a die the kiosk no longer asks for
+        raise ActionError("the order of play is settled: start a new game to throw for it again")
     app.record(Undo())
     app.redo_stack.append(undone)
     app.live.hits = {}  # the hits to take were the undone action's
