@@ -245,3 +245,26 @@ def test_one_short_with_none_seen_leaving_a_die_called_cocked_is_a_stack_however
     # a die seen leaving: the die missing may be gone, and the cocked die stays cocked
     assert [d.status for d in mark_stacked(image, dice, SIDE, missing=1)] == \
         ["ok", "ok", "cocked"]
+
+
+@pytest.mark.parametrize("toward", [(1, 0), (0.6, -0.8), (-0.7, -0.7)])
+def test_a_grey_stack_on_a_black_floor_is_measured_by_lightness(toward):
+    # seeds 63032 throw 1, 63039 throw 3: grey dice on a black floor differ from it in
+    # lightness, by less than the colour test asks, and the die below, in shadow, by less
+    # still: by colour the stack measured no larger than a die alone (a die `lost`, `spaz`)
+    from test_live_dark_tray import dark_tray
+
+    image = dark_tray(320, 200)
+    put(image, 60, 60, 10, body=80)
+    put(image, 260, 100, 70, body=80)
+    put(image, 60, 150, 40, body=80)
+    dx, dy = toward
+    put(image, 160 - 0.4 * SIDE * dx, 100 - 0.4 * SIDE * dy, 45, body=80, shade=0.7)
+    put(image, 160, 100, 15, body=80)
+    dice = [die(60, 60), die(160, 100, 3), die(260, 100, 4), die(60, 150, 2)]
+    assert [d.status for d in mark_stacked(image, dice, SIDE, 1)] == ["ok", "stacked", "ok", "ok"]
+    # every die lying alone: nothing is that much larger than the others
+    alone = dark_tray(320, 200)
+    for x, y, angle in ((60, 60, 10), (260, 100, 70), (60, 150, 40), (160, 100, 15)):
+        put(alone, x, y, angle, body=80)
+    assert all(d.status == "ok" for d in mark_stacked(alone, dice, SIDE, 1))

@@ -97,8 +97,8 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     surfaces (the felt and the frame), both count as table. `sides`: past where it is cut
     off, what is of its colour and lit otherwise stays its own (`_ours`): a leaning die's
     side, for the cocked test. `lighter`: on a dark table what is lighter than it stands out
-    too (`DARK_TABLE`): a grey die and its side whole, for the cocked test; the stack test
-    measures areas by colour alone (a lighter margin round a die would make it a stack)."""
+    too (`DARK_TABLE`): a grey die and its side whole (for the cocked test; the stack test
+    compares such areas against a higher bar), and its outline is the hull of its pieces."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
@@ -256,13 +256,13 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
         return None
     die = (labels == k).astype(np.uint8)
-    if lighter and side is not None and _dark(patch_bgr):
+    if lighter and side is not None and on_dark_table(patch_bgr):
         return _with_pieces(die, raw, side)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
 
-def _dark(patch_bgr: np.ndarray) -> bool:
+def on_dark_table(patch_bgr: np.ndarray) -> bool:
     """Whether the patch's border (the table) is under `DARK_TABLE` in Lab lightness."""
     grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
     ring = np.concatenate([grey[:2].ravel(), grey[-2:].ravel(), grey[:, :2].ravel(),
