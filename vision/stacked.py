@@ -4,12 +4,13 @@ From above, the die below shows only as a sliver beside the one on top (rarely w
 exactly beneath), so the top die's silhouette covers more of the table than a die lying alone:
 about 1.2 to 1.6 faces' worth against 1.0 on simulated throws. Dice of one set are one size, so
 the measure is against the other dice in the same picture (on a dark table, by lightness too:
-`_by_area`), and it is asked only when a die is missing from the count: a big silhouette alone (a shadow, a die the same colour as a neighbour
-it touches) is not evidence enough. A die the cocked test called `cocked` is asked too: the
-sliver of the die below, in the top die's shadow, is what a cocked die's darker side looks like,
-and one die short, a die hidden under it is likelier than a die gone (the stream gives it back
-the value read before the cocked test took it: the die on top lies flat). The stream reads a
-stack's top die again at its face (`top_face_centre`), away from the sliver below.
+`_by_area`), and it is asked only when a die is missing from the count: a big silhouette alone
+(a shadow, a die the same colour as a neighbour it touches) is not evidence enough. A die the
+cocked test called `cocked` is asked too: the sliver of the die below, in the top die's shadow,
+is what a cocked die's darker side looks like, and one die short, a die hidden under it is
+likelier than a die gone (the stream gives it back the value read before the cocked test took
+it: the die on top lies flat). The stream reads a stack's top die again at its face
+(`top_face_centre`), away from the sliver below.
 """
 from __future__ import annotations
 
