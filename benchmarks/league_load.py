@@ -7,7 +7,7 @@ A throw-away PostgreSQL (127.0.0.1), `zonkcam league serve` as its own process, 
 with a first-round game (albany, league rules, to 10,000). Each simulated kiosk is the real
 sender (`hardware/league/outbox.py`) over its own SQLite game log; a bot's whole game is
 appended to the log (one commit per action) while the sender copies it to the league through a
-TCP relay on 127.0.0.1. The kiosks run as threads in `--workers` processes.
+TCP relay on 127.0.0.1 (`hardware/relay.py`). The kiosks run as threads in `--workers` processes.
 
 Throughput: every kiosk appends its game as fast as it can; events/s = events the league holds /
 seconds from the first append until the league holds the last one.
@@ -41,57 +41,9 @@ from zonkcam.hardware.league.db import League
 from zonkcam.hardware.league.kiosk import Client, Links, links_path
 from zonkcam.hardware.league.outbox import Sender, setup_of
 from zonkcam.hardware.league.throwaway import Throwaway, free_port
+from zonkcam.hardware.relay import Relay
 from zonkcam.hardware.store import Store
 from zonkcam.rules.game import Game
-
-
-class Relay:
-    """A TCP relay on 127.0.0.1 that can drop the network: while down, connections are refused
-    (closed at once) and open ones cut."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target = target_port
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(512)
-        self.port = self.listener.getsockname()[1]
-        self.down = False
-        self.open: set[socket.socket] = set()
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            client, _ = self.listener.accept()
-            if self.down:
-                client.close()
-                continue
-            try:
-                server = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                client.close()
-                continue
-            self.open |= {client, server}
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := a.recv(65536):
-                b.sendall(data)
-        for s in (a, b):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-            self.open.discard(s)
-
-    def drop(self) -> None:
-        self.down = True
-        for s in list(self.open):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def restore(self) -> None:
-        self.down = False
 
 
 def setup_league(url: str, n: int) -> list[dict]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,3 +53,14 @@ def check_output(path: str | Path, option: str) -> Path:
     if not path.parent.is_dir():
         raise CliError(f"{option} {path}: no such folder {path.parent}")
     return path
+
+
+def check_port(host: str, port: int) -> None:
+    """A server's port must be free before any work is done (uvicorn would only log it)."""
+    with socket.socket() as s:
+        # as the server itself will: a port left in TIME_WAIT by a crash is free to take again
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise CliError(f"cannot listen on {host}:{port} ({exc.strerror}); try --port N") from None

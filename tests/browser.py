@@ -11,7 +11,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -56,45 +55,3 @@ def server(argv: list[str], port: int, env: dict | None = None) -> Iterator[tupl
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
-
-
-@contextlib.contextmanager
-def from_address(port: int, source: str = "127.0.0.2") -> Iterator[str]:
-    """A forwarder to the server on `port` whose connections come from `source`, so the server
-    sees another machine (only 127.0.0.1 and ::1 are the kiosk itself); loopback only."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    stop = threading.Event()
-
-    def pipe(a: socket.socket, b: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := a.recv(65536):
-                b.sendall(data)
-        for s in (a, b):
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-
-    def serve() -> None:
-        listener.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                client, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            upstream = socket.socket()
-            upstream.bind((source, 0))
-            upstream.connect(("127.0.0.1", port))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=pipe, args=(a, b), daemon=True).start()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        stop.set()
-        thread.join(2)
-        listener.close()

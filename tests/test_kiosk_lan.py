@@ -1,12 +1,13 @@
 """`zonkcam play --lan` for real: a phone's spectator view reaches the server from 127.0.0.2
-(through a forwarder), which the server takes for another machine (only 127.0.0.1 and ::1 are
+(through `hardware.relay.Relay`), which the server takes for another machine (only 127.0.0.1 and ::1 are
 the kiosk itself): no controls, no PIN shown, actions refused without the kiosk's PIN and
 accepted with it. Tests reach loopback addresses only."""
 import json
 import urllib.request
 
 import pytest
-from browser import free_port, from_address, server
+from browser import free_port, server
+from zonkcam.hardware.relay import Relay
 from zonkcam.models.registry import shipped_model
 
 pytestmark = pytest.mark.skipif(not shipped_model().is_file(), reason="no shipped dice model")
@@ -17,7 +18,8 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
     argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--lan", "--port", str(port),
             "--db", str(tmp_path / "z.db"), "--players", "Ann,Bob"]
     with (server(argv, port, env={"ZONKCAM_HOME": str(tmp_path / "home")}) as (kiosk, _),
-          from_address(port) as lan):
+          Relay(port, source="127.0.0.2") as relay):
+        lan = relay.url
         with urllib.request.urlopen(kiosk + "/api/state", timeout=10) as r:
             access = json.loads(r.read())["access"]
         assert access == {"can_act": True, "local": True, "lan": True}

@@ -10,7 +10,7 @@ import logging
 import os
 import sys
 
-from zonkcam.hardware.options import CliError, port
+from zonkcam.hardware.options import CliError, check_port, port
 
 DB_ENV = "ZONKCAM_LEAGUE_DB"
 PASSWORD_ENV = "ZONKCAM_LEAGUE_PASSWORD"
@@ -111,8 +111,7 @@ def cmd_password(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-    from zonkcam.hardware.cli.play import check_port
+    from zonkcam.hardware.kiosk.web import serve
     from zonkcam.hardware.league.db import LeagueError, Unavailable
     from zonkcam.hardware.league.hosts import allowed_hosts
     from zonkcam.hardware.league.server import create_app
@@ -137,6 +136,5 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"zonkcam league: open http://localhost:{args.port}/ (admin: /admin)", file=sys.stderr)
     if allowed:
         log.info("answering to %s as well as this machine's own names", ", ".join(allowed))
-    uvicorn.run(create_app(league, allowed_hosts=allowed), host=host, port=args.port, log_level="warning",
-                timeout_graceful_shutdown=1)
+    serve(create_app(league, allowed_hosts=allowed), host, args.port)
     return 0

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import zonkcam.hardware.cli.play_config as play_config
 from zonkcam.hardware.cli.rules import add_ruleset_arguments, ruleset_from
 from zonkcam.hardware.kiosk.evidence import DEFAULT_DAYS, DEFAULT_MB, Retention, keep_pruned
-from zonkcam.hardware.options import CliError, bounded, bounded_float, frame_rate, port
+from zonkcam.hardware.options import CliError, bounded, bounded_float, check_port, frame_rate, port
 from zonkcam.models.registry import MODEL_HELP
 
 if TYPE_CHECKING:
@@ -64,11 +64,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     # Heavy imports here, so that other subcommands stay instant.
-    import uvicorn
     from zonkcam.hardware.cameras import CameraError, DemoCamera, Reconnecting, detect_camera
     from zonkcam.hardware.kiosk.app import TableApp
     from zonkcam.hardware.kiosk.demo import DemoPlayer
-    from zonkcam.hardware.kiosk.web import Access, Hub, create_app, new_pin
+    from zonkcam.hardware.kiosk.web import Access, Hub, create_app, new_pin, serve
     from zonkcam.hardware.store import Store, StoreError, default_path
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.rules.game import GameSetup
@@ -171,9 +170,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         access = Access(pin)  # one PIN guard for the kiosk's actions and the review page's
         extra = review_routes(args.capture, access) if args.capture else None
-        # Open event streams never end by themselves: a stop waits 1 s for them, not forever.
-        uvicorn.run(create_app(app, hub, access=access, extra_routes=extra), host=host, port=args.port,
-                    log_level="warning", timeout_graceful_shutdown=1)
+        serve(create_app(app, hub, access=access, extra_routes=extra), host, args.port)
     finally:
         stop.set()
         camera.close()
@@ -263,18 +260,6 @@ class Paced:
     def close(self) -> None:
         self._closed = True
         self.camera.close()
-
-
-def check_port(host: str, port: int) -> None:
-    import socket
-
-    with socket.socket() as s:
-        # as the server itself will: a port left in TIME_WAIT by a crash is free to take again
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError as exc:
-            raise CliError(f"cannot listen on {host}:{port} ({exc.strerror}); try --port N") from None
 
 
 def _bank_button(pin: int, app) -> None:

@@ -432,3 +432,11 @@ async def read_json(request: Request) -> Any:
         return json.loads(raw)
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return JSONResponse({"error": "the action must be a JSON object"}, status_code=400)
+
+
+def serve(app: Starlette, host: str, port: int) -> None:
+    """Serve `app` (the kiosk's, the league's) until SIGTERM or Ctrl-C. uvicorn's own log says
+    warnings only; open event streams never end by themselves, so a stop waits 1 s for them."""
+    import uvicorn
+
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
