@@ -34,7 +34,7 @@ import dataclasses
 import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from zonkcam.rules.dice import Die, parse_die
 
@@ -71,10 +71,10 @@ class _Line:
         return shlex.join([*words, self.verb, *self.args])
 
     def with_player(self, player: str) -> AnyAction:
-        return dataclasses.replace(self, player=player)  # type: ignore[type-var]
+        return cast("AnyAction", dataclasses.replace(self, player=player))  # type: ignore[type-var]
 
     def stamped(self, at: str | None) -> AnyAction:
-        return dataclasses.replace(self, at=at)  # type: ignore[type-var]
+        return cast("AnyAction", dataclasses.replace(self, at=at))  # type: ignore[type-var]
 
 
 @dataclass(frozen=True)

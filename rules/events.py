@@ -15,7 +15,7 @@ class Event:
     type: ClassVar[str] = "event"
 
     def to_json(self) -> dict[str, Any]:
-        data = {"type": self.type}
+        data: dict[str, Any] = {"type": self.type}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             data[f.name] = list(value) if isinstance(value, tuple) else value

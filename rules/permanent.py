@@ -75,6 +75,7 @@ def make_rule(state: GameState, a: Action) -> None:
     """``PLAYER rule TEXT``: a game rule, right after the player's six-die zonk."""
     if state.may_rule != a.player:
         raise IllegalAction("a game rule is made right after a six-die zonk (not the game's first)")
+    assert a.player is not None  # a player's verb
     text = " ".join(a.args)
     apply_text(state, text)
     state.game_rules.append((a.player, text))

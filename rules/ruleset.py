@@ -268,7 +268,7 @@ def _convert(value: Any, hint: Any, where: str, path: str) -> Any:
     def bad(expected: str) -> RulesetError:
         return RulesetError(f"{where}: key {path!r} must be {expected}, not {value!r}")
 
-    if dataclasses.is_dataclass(hint):
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         return hint(**_parse(value, hint, where, path))
     if hint is Any:
         return value

@@ -70,9 +70,9 @@ def parse_script(text: str, ruleset: Ruleset | None = None, players: tuple[str, 
             continue
         actions.append((number, line))
     chosen = ruleset or variant or load_variant("wheaton")
-    for number, key, value in options:
+    for number, option, setting in options:
         try:
-            chosen = with_option(chosen, key, value)
+            chosen = with_option(chosen, option, setting)
         except RulesetError as exc:
             raise ScriptError(number, str(exc)) from None
     if not players:

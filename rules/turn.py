@@ -78,7 +78,7 @@ class Turn:
         self.hot = self.hot_by_straight = False
         self.events.extend(score.events)
         if score.zonk:
-            kind = "zonk" if self.throws == 1 else "vanna" if after_hot else "bloades"
+            kind: Outcome = "zonk" if self.throws == 1 else "vanna" if after_hot else "bloades"
             mark = getattr(self.ruleset.names, kind)
             full = len(dice) == self.ruleset.dice
             self.events.append(Zonked(kind, mark, len(dice), full, self.total))

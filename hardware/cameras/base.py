@@ -36,6 +36,9 @@ class BaseCamera:
     name = "camera"
     _last: Frame | None = None
 
+    def read(self) -> Frame | None:
+        raise NotImplementedError
+
     def still(self) -> np.ndarray:
         if self._last is None:
             raise CameraError(f"{self.name}: no frame read yet")

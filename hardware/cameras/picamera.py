@@ -9,6 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -177,7 +178,7 @@ PI_LOCKED = ("ExposureTime", "AnalogueGain", "ColourGains", "LensPosition")
 
 def fixed_controls(values: dict) -> dict:
     """picamera2 controls that hold exposure, gains and focus at `values` (automatics off)."""
-    controls = {"AeEnable": False, "AwbEnable": False}
+    controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False}
     for key in PI_LOCKED:
         if key in values:
             value = values[key]

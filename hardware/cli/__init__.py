@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import metadata
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from zonkcam.hardware.cli import capture, doctor, game, league, live, models, play, rules, train, vision
 from zonkcam.hardware.kiosk import review
@@ -39,6 +39,9 @@ def worth_saying(action: argparse.Action) -> bool:
     return action.default not in (None, [], "") and bool(action.option_strings)
 
 
+ActionT = TypeVar("ActionT", bound=argparse.Action)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error said in one line that points at --help (the full usage
     text buries the one thing that was wrong), and defaults shown in every command's help (the
@@ -48,7 +51,7 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
-    def _add_action(self, action: argparse.Action) -> argparse.Action:
+    def _add_action(self, action: ActionT) -> ActionT:
         if action.help is None and worth_saying(action):  # argparse shows no help, not even a default
             action.help = "(default: %(default)s)"
         return super()._add_action(action)

@@ -68,7 +68,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     saved = flagged = 0
     bar = Progress(args.throws, "capture", unit="throws", every=1)
     try:
-        for frame in camera:
+        while (frame := camera.read()) is not None:
             event = stream.feed(frame.image, frame.t, full=camera.still)
             if event is None:
                 continue

@@ -281,7 +281,7 @@ def _still_frames(source: Path) -> list:
 
     frames, _ = _frames(source, None)
     detector = RestDetector()
-    stills = []
+    stills: list = []
     for t, frame in frames:
         if t > STILLS_S:
             break

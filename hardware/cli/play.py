@@ -92,7 +92,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # The table region: --table, else the one last set on the kiosk's page for this database
     # (the demo's table is its own).
     table_file = Path(args.table) if args.table else None if spec == "demo" else db.parent / "table.json"
-    if args.table and not table_file.is_file():
+    if args.table and not Path(args.table).is_file():
         raise CliError(f"cannot read table file {args.table}: no such file")
     # The camera, model and table are checked before any game is written to the database.
     try:
@@ -100,7 +100,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         model = resolve_model(args.model)
         reader = Reader(model, dice_set=args.dice_set, overhead=True)
         # Every source but the demo is retried when it fails, and the display says so.
-        camera = None if spec == "demo" else Reconnecting(
+        camera: Reconnecting | DemoCamera | None = None if spec == "demo" else Reconnecting(
             open_source(spec, args.fps, table.camera if table else None), on_status=camera_status)
     except (CameraError, ModelError, RegistryError, TableConfigError, DiceSetError) as exc:
         raise CliError(str(exc)) from None

@@ -77,6 +77,7 @@ def _value(path: Path, key: str, value: Any, action: argparse.Action) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise wrong("a number")
         try:
+            assert callable(action.type)  # play's number options are typed by functions
             return action.type(str(value))
         except (argparse.ArgumentTypeError, ValueError) as exc:
             raise CliError(f"{path}: {key}: {exc}") from None

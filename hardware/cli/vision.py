@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from zonkcam.hardware.options import CliError, bounded, check_output
@@ -179,9 +180,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _labelled(args: argparse.Namespace) -> list:
+def _labelled(args: argparse.Namespace) -> Sequence:
     """The labelled pictures `eval` is asked for, every label file checked first."""
-    from zonkcam.models.rune55 import GROUP_SPLITS, LabelError, group_split, yolo_folder
+    from zonkcam.models.rune55 import GROUP_SPLITS, LabelError, Labelled, group_split, yolo_folder
 
     root = args.dataset
     if not root.is_dir():
@@ -190,7 +191,7 @@ def _labelled(args: argparse.Namespace) -> list:
         if args.split in GROUP_SPLITS:
             if not (root / "groups.csv").exists():
                 raise CliError(f"--split {args.split} needs {root}/groups.csv (rune55)")
-            items = group_split(root, args.split)
+            items: Sequence[Labelled] = group_split(root, args.split)
         elif args.split == "audited":
             from zonkcam.models.rune55_audit import audited_heldout
 

@@ -63,11 +63,18 @@ FRAME_EVERY_S = 0.2  # the display's live picture: five frames a second is plent
 FRAME_WIDTH = 960
 
 
-class ThrowEventLike(Protocol):
-    thrown: list[Die]
-    kept: list[Die]
-    flags: list[str]
-    quorum: bool
+class ThrowEventLike(Protocol):  # read-only: vision's ThrowEvent is frozen
+    @property
+    def thrown(self) -> list[Die]: ...
+
+    @property
+    def kept(self) -> list[Die]: ...
+
+    @property
+    def flags(self) -> list[str]: ...
+
+    @property
+    def quorum(self) -> bool: ...
 
 
 class ThrowStreamLike(Protocol):

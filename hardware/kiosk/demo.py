@@ -94,7 +94,8 @@ class DemoPlayer:
             game = app.game
         self._over_at = None
         if game.phase == "shaharazad?":
-            return self._shaharazad(game, t)
+            self._shaharazad(game, t)
+            return None
         self._asked_at = None
         player = game.current
         if player is None:
@@ -316,6 +317,9 @@ def play_offline(ruleset: Ruleset, root: Path, model: Path, *, minutes: float,
 
         def still(self):
             return camera.still()
+
+        def close(self) -> None:
+            camera.close()
 
     app.run(Timed(), make_stream(ruleset.dice), threading.Event(), make_stream)
     return app, player

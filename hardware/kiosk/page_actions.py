@@ -51,7 +51,11 @@ def _rolloff_throw(app: TableApp, action: dict[str, Any]) -> str:
     if app.rolloff is None:
         raise ActionError("no roll-off is going on")
     value = action.get("value")
-    app.rolloff_value(int(value) if isinstance(value, str) and value.isdigit() else value)
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionError(f"{value!r} is not a face value 1-6")
+    app.rolloff_value(value)
     return ""
 
 

@@ -30,7 +30,7 @@ import asyncio
 import threading
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zonkcam.hardware.options import CliError, port
 
@@ -134,7 +134,7 @@ def _writing_routes(captures: CaptureSet, lock: threading.Lock, access: Access) 
     from zonkcam.hardware.kiosk.web import read_json
     from zonkcam.models.captures import CaptureError
 
-    async def guarded_body(request: Request) -> object:
+    async def guarded_body(request: Request) -> Any:
         """The request's JSON body, or the response that refuses it (access, then parsing)."""
         if (no := access.refused(request)) is not None:
             return no

@@ -23,9 +23,10 @@ def next_action(game: Game, rng: random.Random) -> AnyAction | None:
     if turn is None or turn.state in ("over", "throw"):
         n = turn.dice_left if turn is not None and turn.state == "throw" else game.ruleset.dice
         return Throw(player, tuple(Die(rng.randint(1, 6)) for _ in range(n)))
-    best = turn.last.best if turn.last is not None else None
-    assert best is not None  # a throw with nothing to keep ends the turn
-    left = len(turn.last.dice) - len(best.keep)
+    last = turn.last
+    best = last.best if last is not None else None
+    assert last is not None and best is not None  # a throw with nothing to keep ends the turn
+    left = len(last.dice) - len(best.keep)
     total = turn.total + best.points
     if turn.bank_blocker() is None and (total >= BANK_AT.get(left, 1000)
                                         or game.players[player].score + total >= game.ruleset.target):
@@ -36,7 +37,7 @@ def next_action(game: Game, rng: random.Random) -> AnyAction | None:
 def play_out(game: Game, seed: int, limit: int = 20_000) -> list[AnyAction]:
     """Every action of a game played to its end from here (for tests of draws and standings)."""
     rng = random.Random(seed)
-    actions = []
+    actions: list[AnyAction] = []
     while len(actions) < limit and (action := next_action(game, rng)) is not None:
         game.apply(action)
         actions.append(action)

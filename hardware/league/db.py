@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
+from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolTimeout
 from zonkcam.hardware.league.auth import new_token, password_hash, token_hash, token_matches
 from zonkcam.hardware.league.draw import DrawError, check_roster
@@ -19,6 +20,14 @@ from zonkcam.rules.actions import VERBS
 from zonkcam.rules.ruleset import RulesetError, load_variant, with_option
 
 ADMIN_KEY = "admin_password"
+DB = psycopg.Connection[DictRow]  # a pooled connection: its rows are dicts by column name
+
+
+def returned(cursor: psycopg.Cursor[DictRow]) -> DictRow:
+    """The one row a statement always gives (INSERT ... RETURNING, an aggregate)."""
+    row = cursor.fetchone()
+    assert row is not None, "the statement gave no row"
+    return row
 
 
 class LeagueError(ValueError):
@@ -36,15 +45,15 @@ class Unavailable(RuntimeError):
 class League:
     def __init__(self, url: str, size: int = 8) -> None:
         self.url = url
-        self.pool = ConnectionPool(url, min_size=1, max_size=size, timeout=5.0, open=True,
-                                   check=ConnectionPool.check_connection,
-                                   kwargs={"row_factory": dict_row, "connect_timeout": 5})
+        self.pool: ConnectionPool[DB] = ConnectionPool(url, min_size=1, max_size=size, timeout=5.0, open=True,
+                                                       check=ConnectionPool.check_connection,
+                                                       kwargs={"row_factory": dict_row, "connect_timeout": 5})
 
     def close(self) -> None:
         self.pool.close()
 
     @contextmanager
-    def tx(self) -> Iterator[psycopg.Connection]:
+    def tx(self) -> Iterator[DB]:
         """One transaction on a pooled connection."""
         try:
             with self.pool.connection() as db, db.transaction():
@@ -78,7 +87,7 @@ class League:
 
     # --- teams and rosters (L1) -------------------------------------------------------------
 
-    def save_team(self, name: str, players: Sequence[str]) -> dict[str, Any]:
+    def save_team(self, name: object, players: Sequence[str]) -> dict[str, Any]:  # names checked here
         """Create a team or replace its roster; a player belongs to one team at a time."""
         name = _name(name, "team")
         players = [_name(p, "player") for p in players]
@@ -87,8 +96,8 @@ class League:
         except DrawError as exc:
             raise LeagueError(str(exc)) from None
         with self.tx() as db:
-            team = db.execute("INSERT INTO teams (name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
-                              " SET name = EXCLUDED.name RETURNING id", (name,)).fetchone()
+            team = returned(db.execute("INSERT INTO teams (name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
+                                       " SET name = EXCLUDED.name RETURNING id", (name,)))
             db.execute("UPDATE players SET team_id = NULL WHERE team_id = %s", (team["id"],))
             for i, player in enumerate(players):
                 other = db.execute("SELECT t.name FROM players p JOIN teams t ON t.id = p.team_id"
@@ -112,23 +121,23 @@ class League:
 
     # --- seasons and match nights -----------------------------------------------------------
 
-    def add_season(self, name: str, variant: str = "albany", options: dict[str, Any] | None = None) -> int:
+    def add_season(self, name: object, variant: str = "albany", options: dict[str, Any] | None = None) -> int:
         ruleset_for(variant, options or {})  # checked now, not at the first draw
         with self.tx() as db:
             row = db.execute("INSERT INTO seasons (name, variant, options) VALUES (%s, %s, %s) RETURNING id",
-                             (_name(name, "season"), variant, psycopg.types.json.Jsonb(options or {})))
-            return row.fetchone()["id"]
+                             (_name(name, "season"), variant, Jsonb(options or {})))
+            return returned(row)["id"]
 
     def seasons(self) -> list[dict[str, Any]]:
         return self.all("SELECT id, name, variant, options FROM seasons ORDER BY id")
 
-    def add_night(self, season_id: int, name: str) -> int:
+    def add_night(self, season_id: int, name: object) -> int:
         with self.tx() as db:
             if db.execute("SELECT 1 FROM seasons WHERE id = %s", (season_id,)).fetchone() is None:
                 raise LeagueError(f"no season {season_id}", 404)
             row = db.execute("INSERT INTO match_nights (season_id, name) VALUES (%s, %s) RETURNING id",
                              (season_id, _name(name, "match night")))
-            return row.fetchone()["id"]
+            return returned(row)["id"]
 
     # --- tables and their tokens ------------------------------------------------------------
 
@@ -171,7 +180,7 @@ def ruleset_for(variant: str, options: dict[str, Any]) -> dict[str, Any]:
     return ruleset.to_dict()
 
 
-def _name(text: Any, what: str) -> str:
+def _name(text: object, what: str) -> str:
     if not isinstance(text, str) or not text.strip() or len(text) > 64 or "," in text:
         raise LeagueError(f"a {what} name is 1-64 characters, no comma")
     if what == "player" and text.strip().lower() in VERBS:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 from zonkcam.hardware.league import draw
-from zonkcam.hardware.league.db import League, LeagueError, ruleset_for
+from zonkcam.hardware.league.db import DB, League, LeagueError, returned, ruleset_for
 
 GAME_COLUMNS = ("g.id, r.number AS round, g.number, t.name AS table_name, g.players, g.status, g.result,"
                 " g.problem, g.started, g.ended, r.match_id")
@@ -31,8 +30,8 @@ def new_match(league: League, night_id: int, present: Mapping[str, Sequence[str]
             raise LeagueError(f"no match night {night_id}", 404)
         ruleset = ruleset_for(season["variant"], season["options"])
         members = _members(db, present)
-        match_id = db.execute("INSERT INTO matches (night_id) VALUES (%s) RETURNING id",
-                              (night_id,)).fetchone()["id"]
+        match_id = returned(db.execute("INSERT INTO matches (night_id) VALUES (%s) RETURNING id",
+                                       (night_id,)))["id"]
         for seat, (team, players) in enumerate(present.items()):
             db.execute("INSERT INTO match_teams (match_id, team_id, seat, present) VALUES (%s, %s, %s, %s)",
                        (match_id, members[team][0], seat, Jsonb(list(players))))
@@ -56,8 +55,8 @@ def second_round(league: League, match_id: int, table: str | None = None) -> dic
             "SELECT number, id FROM rounds WHERE match_id = %s", (match_id,))}
         if 2 in rounds:
             raise LeagueError(f"match {match_id}'s second round is already drawn", 409)
-        waiting = db.execute("SELECT count(*) AS n FROM games WHERE round_id = %s AND status <> 'over'",
-                             (rounds[1],)).fetchone()["n"]
+        waiting = returned(db.execute("SELECT count(*) AS n FROM games WHERE round_id = %s"
+                                      " AND status <> 'over'", (rounds[1],)))["n"]
         if waiting:
             raise LeagueError(f"{waiting} first-round game(s) of match {match_id} not over yet", 409)
         lines = [draw.Played(r["player"], r["team"], r["score"], r["hits"]) for r in db.execute(
@@ -70,7 +69,7 @@ def second_round(league: League, match_id: int, table: str | None = None) -> dic
             players = draw.second_round(teams, lines)
         except draw.DrawError as exc:
             raise LeagueError(str(exc)) from None
-        first = db.execute("SELECT ruleset FROM games WHERE round_id = %s LIMIT 1", (rounds[1],)).fetchone()
+        first = returned(db.execute("SELECT ruleset FROM games WHERE round_id = %s LIMIT 1", (rounds[1],)))
         members = _members(db, {t: [line.player for line in lines if line.team == t] for t in teams})
         round_id = _new_round(db, match_id, 2)
         _new_game(db, round_id, 1, players, first["ruleset"], members, table)
@@ -167,7 +166,7 @@ def player_history(league: League, name: str) -> dict[str, Any]:
 
 # --- inside a transaction -------------------------------------------------------------------
 
-def _members(db: psycopg.Connection, present: Mapping[str, Sequence[str]]) -> dict[str, tuple[int, dict]]:
+def _members(db: DB, present: Mapping[str, Sequence[str]]) -> dict[str, tuple[int, dict]]:
     """team -> (team id, {player: player id}), every player checked to be on that team's roster."""
     found = {}
     for team, players in present.items():
@@ -183,17 +182,17 @@ def _members(db: psycopg.Connection, present: Mapping[str, Sequence[str]]) -> di
     return found
 
 
-def _new_round(db: psycopg.Connection, match_id: int, number: int) -> int:
-    return db.execute("INSERT INTO rounds (match_id, number) VALUES (%s, %s) RETURNING id",
-                      (match_id, number)).fetchone()["id"]
+def _new_round(db: DB, match_id: int, number: int) -> int:
+    return returned(db.execute("INSERT INTO rounds (match_id, number) VALUES (%s, %s) RETURNING id",
+                               (match_id, number)))["id"]
 
 
-def _new_game(db: psycopg.Connection, round_id: int, number: int, players: Sequence[str],
+def _new_game(db: DB, round_id: int, number: int, players: Sequence[str],
               ruleset: dict, members: dict[str, tuple[int, dict]], table: str | None) -> int:
     table_id = _table_id(db, table) if table else None
-    game_id = db.execute("INSERT INTO games (round_id, number, table_id, players, ruleset)"
-                         " VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                         (round_id, number, table_id, Jsonb(list(players)), Jsonb(ruleset))).fetchone()["id"]
+    game_id = returned(db.execute("INSERT INTO games (round_id, number, table_id, players, ruleset)"
+                                  " VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                                  (round_id, number, table_id, Jsonb(list(players)), Jsonb(ruleset))))["id"]
     team_of = {p: (team_id, roster[p]) for team_id, roster in members.values() for p in roster}
     for seat, player in enumerate(players):
         team_id, player_id = team_of[player]
@@ -202,7 +201,7 @@ def _new_game(db: psycopg.Connection, round_id: int, number: int, players: Seque
     return game_id
 
 
-def _table_id(db: psycopg.Connection, name: str) -> int:
+def _table_id(db: DB, name: str) -> int:
     row = db.execute("SELECT id FROM tables WHERE name = %s", (name,)).fetchone()
     if row is None:
         raise LeagueError(f"no table {name}: add it with `zonkcam league add-table {name}`", 404)

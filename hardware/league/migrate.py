@@ -27,7 +27,7 @@ def create_database(url: str) -> bool:
     """Create the URL's database when it is missing (the role must be allowed to); True if made."""
     sqlalchemy_url(url)  # a postgresql:// URL, or a one-line error
     try:
-        name = psycopg.conninfo.conninfo_to_dict(url).get("dbname")
+        name = str(psycopg.conninfo.conninfo_to_dict(url).get("dbname") or "")
     except psycopg.ProgrammingError as exc:
         raise MigrateError(f"--db: not a database URL ({_first_line(exc)})") from None
     if not name:

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
-from zonkcam.hardware.league.db import League, LeagueError
+from zonkcam.hardware.league.db import DB, League, LeagueError, returned
 from zonkcam.hardware.league.results import Replays, setup_for
 
 MAX_BATCH = 100  # ~6 KB of JSON, under the web layer's 16 KB body limit
@@ -59,8 +58,8 @@ def add_events(league: League, replays: Replays, game_id: int, table_id: int,
             raise LeagueError(f"game {game_id} is not this table's game", 403)
         held = db.execute("SELECT seq, line FROM events WHERE game_id = %s AND seq >= %s ORDER BY seq",
                           (game_id, events[0].seq)).fetchall()
-        last = db.execute("SELECT coalesce(max(seq), 0) AS n FROM events WHERE game_id = %s",
-                          (game_id,)).fetchone()["n"]
+        last = returned(db.execute("SELECT coalesce(max(seq), 0) AS n FROM events WHERE game_id = %s",
+                                   (game_id,)))["n"]
         if events[0].seq > last + 1:
             raise LeagueError(f"expected event {last + 1} next", 409)
         for row, event in zip(held, events, strict=False):
@@ -82,7 +81,7 @@ def add_events(league: League, replays: Replays, game_id: int, table_id: int,
     return {"acked": acked, "stored": len(new)}
 
 
-def _write_outcome(db: psycopg.Connection, game_id: int, status: str, outcome: Any) -> None:
+def _write_outcome(db: DB, game_id: int, status: str, outcome: Any) -> None:
     now_over = outcome.over
     db.execute("UPDATE games SET result = %s, problem = %s, status = %s,"
                " started = coalesce(started, now()), ended = CASE WHEN %s THEN coalesce(ended, now()) END"
