@@ -78,7 +78,8 @@ def _labelled_items(items: list[Labelled], n: int, rng: np.random.Generator, whe
     """Whole pictures in random order until about `n` dice: each die and its reject views."""
     if not items:
         raise TrainError(f"{where}: no labelled images for base data")
-    patches, labels = [], []
+    patches: list[np.ndarray] = []
+    labels: list[int | None] = []
     for i in rng.permutation(len(items)):
         if len(labels) >= n:
             break

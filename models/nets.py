@@ -44,6 +44,7 @@ class Proposer(nn.Module):
         self.lat4 = nn.Conv2d(24, 48, 1)
         self.mix4 = conv(48, 32)
         self.head = nn.Conv2d(32, 5, 1)  # heat logit, log w, log h, dx, dy
+        assert self.head.bias is not None
         nn.init.constant_(self.head.bias[:1], -4.0)  # start with few centres
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

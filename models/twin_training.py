@@ -71,7 +71,7 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
             print(f"\n{label}: early stop after epoch {epoch + 1} (no progress on validation)",
                   file=sys.stderr)
             break
-    if bar.n < bar.total:
+    if bar.total is not None and bar.n < bar.total:
         print(file=sys.stderr)
     if best is not None:
         twin.load_state_dict(best)

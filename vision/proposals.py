@@ -74,7 +74,7 @@ def decode(
     """
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
-    found = []
+    found: list[Proposal] = []
     for y, x in sorted(zip(ys, xs, strict=True), key=lambda p: -heat[p[0], p[1]]):
         lw, lh, dx, dy = geometry[:, y, x]
         k = stride / scale

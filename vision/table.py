@@ -97,7 +97,7 @@ def _coordinate(value: object) -> int:
 
 
 def _polygon(points: object) -> Polygon:
-    return [(_coordinate(p[0]), _coordinate(p[1])) for p in points]  # type: ignore[index, union-attr]
+    return [(_coordinate(p[0]), _coordinate(p[1])) for p in points]  # type: ignore[attr-defined, index]
 
 
 def parse_polygon(text: str) -> Polygon:
@@ -213,6 +213,7 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
     cx, cy = np.asarray(polygon, np.float32).mean(axis=0)
     for step in (FILL_STEP, LOOSE_STEP * FILL_STEP) if image is not None and area >= 0.10 \
             else ():
+        assert image is not None  # the steps are () without a picture
         surface = _found_region(image, step)
         if step > FILL_STEP and _frame_sides(surface, w, h) >= 2:
             # the looser fill went over the rim into the table round the tray, to the frame's
