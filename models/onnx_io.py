@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from zonkcam.models.crops import CROP, CROP_MARGIN
@@ -32,7 +32,7 @@ class OnnxClassifier:
     """
 
     path: Path
-    model: object = None  # the float onnx.ModelProto the classifier was read from
+    model: Any = None  # the float onnx.ModelProto the classifier was read from
     ops: list[tuple] = field(default_factory=list)  # ("sub"|"div", c), ("conv", i), ("pool", k, s), ...
     convs: list[dict] = field(default_factory=list)  # {"w", "b", "weight", "bias", "stride", "pad", ...}
     fc: dict = field(default_factory=dict)  # {"w", "b", "weight", "bias", "trans_b"}

@@ -90,7 +90,7 @@ def _add_row(audit: Audit, row: dict[str, str]) -> None:
         return
     label = int(row["label"]) if row["label"] else None
     value = int(row["value"]) if row["value"] else None
-    box = tuple(float(row[k]) for k in ("cx", "cy", "w", "h")) if row["cx"] else None
+    box = (float(row["cx"]), float(row["cy"]), float(row["w"]), float(row["h"])) if row["cx"] else None
     if value is not None and not 1 <= value <= 6:
         raise ValueError(f"value {value} is not a face 1..6")
     if box is not None and not all(0 <= v <= 1 for v in box):
@@ -101,8 +101,10 @@ def _add_row(audit: Audit, row: dict[str, str]) -> None:
         audit.drops.add(label)
     elif action == "add" and value is not None and box is not None:
         audit.added.append((value, *box))
-    elif action == "ignore" and (label is None) != (box is None):
-        (audit.ignored.add(label) if label is not None else audit.ignore_boxes.append(box))
+    elif action == "ignore" and label is not None and box is None:
+        audit.ignored.add(label)
+    elif action == "ignore" and label is None and box is not None:
+        audit.ignore_boxes.append(box)
     else:
         raise ValueError(f"{action} needs " + {"value": "a label and a value", "drop": "a label",
                                                 "add": "a value and a box",

@@ -27,5 +27,6 @@ def calibrate(reader, image: np.ndarray, names: list[str], set_name: str) -> Dic
         size = max(die.box[2] - die.box[0], die.box[3] - die.box[1])
         patch = patch_at(image, die.center[0], die.center[1], size)
         samples.setdefault(name, []).append(body_lab(patch, gains))
-    colors = {n: tuple(float(v) for v in np.mean(s, axis=0)) for n, s in samples.items()}
+    means = {n: np.mean(s, axis=0) for n, s in samples.items()}
+    colors = {n: (float(m[0]), float(m[1]), float(m[2])) for n, m in means.items()}
     return DiceSet(set_name, colors)

@@ -74,7 +74,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     # Turn the silhouette so its long axis runs down the rows, then follow the face's grey
     # along it (`_levels`).
     turn = angle + (90 if bw > bh else 0)
-    r = cv2.getRotationMatrix2D((bx, by), turn, 1.0)
+    r = np.asarray(cv2.getRotationMatrix2D((bx, by), turn, 1.0), np.float64)
     r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
     turned = cv2.warpAffine(found.patch, r, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE)

@@ -103,7 +103,8 @@ class DiceSet:
             raise DiceSetError(f"{path}: 'colors' must map names to [L, a, b], each 0-255")
         if bad := [k for k in colors if not COLOR_NAME.fullmatch(k)]:
             raise DiceSetError(f"{path}: {bad[0]!r} is not a colour name (a lower-case word)")
-        return cls(str(data.get("name", Path(path).stem)), colors, CALIBRATED_MAX_DISTANCE)
+        lab = {k: (v[0], v[1], v[2]) for k, v in colors.items()}  # three each, checked above
+        return cls(str(data.get("name", Path(path).stem)), lab, CALIBRATED_MAX_DISTANCE)
 
     def save(self, path: str | Path) -> None:
         data = {"name": self.name,

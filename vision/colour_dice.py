@@ -103,6 +103,6 @@ def lit(image: np.ndarray, gains_bgr: tuple[float, float, float], exposure: floa
         rng: np.random.Generator, noise: float = 3.0) -> np.ndarray:
     """The picture under another light: a colour cast (per-channel gains), an exposure, a
     little blur and sensor noise."""
-    out = image.astype(np.float32) * np.array(gains_bgr, np.float32) * exposure
+    out: np.ndarray = image.astype(np.float32) * np.array(gains_bgr, np.float32) * exposure
     out = cv2.GaussianBlur(out, (0, 0), 0.6) + rng.normal(0, noise, out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)

@@ -87,7 +87,7 @@ def face_angle(patch_grey: np.ndarray) -> float:
 def upright(patch: np.ndarray, angle: float, crop: int, margin: float) -> np.ndarray:
     """Turn a patch by `angle` so the face is square to the crop, and scale it to `crop` px."""
     k = (crop / margin) / (PATCH / PATCH_MARGIN)
-    m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, k)
+    m = np.asarray(cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, k), np.float64)
     m[:, 2] += (crop - PATCH) / 2
     return cv2.warpAffine(patch, m, (crop, crop), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)

@@ -217,8 +217,8 @@ def _ours(lab: np.ndarray, others: list[tuple[float, float]], sides: bool) -> np
     for ox, oy in others:
         nearer = _XS * ox + _YS * oy <= (ox * ox + oy * oy) / 2
         theirs = None if ours is None else _face_colour(lab, (ox, oy))
-        apart = 0.0 if theirs is None else float(np.linalg.norm(ours[1:] - theirs[1:]))
-        if apart >= COLOUR_APART:
+        apart = 0.0 if ours is None or theirs is None else float(np.linalg.norm(ours[1:] - theirs[1:]))
+        if ours is not None and apart >= COLOUR_APART:
             diff = lab[..., 1:] - ours[1:]
             own = np.einsum("...k,...k->...", diff, diff) <= (OWN_COLOUR * apart) ** 2
             nearer |= own & otherwise
