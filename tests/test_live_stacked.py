@@ -262,9 +262,13 @@ def test_a_grey_stack_on_a_black_floor_is_measured_by_lightness(toward):
     put(image, 160 - 0.4 * SIDE * dx, 100 - 0.4 * SIDE * dy, 45, body=80, shade=0.7)
     put(image, 160, 100, 15, body=80)
     dice = [die(60, 60), die(160, 100, 3), die(260, 100, 4), die(60, 150, 2)]
-    assert [d.status for d in mark_stacked(image, dice, SIDE, 1)] == ["ok", "stacked", "ok", "ok"]
+    marked = mark_stacked(image, dice, SIDE, 1, none_left=True)
+    assert [d.status for d in marked] == ["ok", "stacked", "ok", "ok"]
     # every die lying alone: nothing is that much larger than the others
     alone = dark_tray(320, 200)
     for x, y, angle in ((60, 60, 10), (260, 100, 70), (60, 150, 40), (160, 100, 15)):
         put(alone, x, y, angle, body=80)
-    assert all(d.status == "ok" for d in mark_stacked(alone, dice, SIDE, 1))
+    assert all(d.status == "ok" for d in mark_stacked(alone, dice, SIDE, 1, none_left=True))
+    # a die seen leaving: one gone is likelier than one hidden, and colour alone measures
+    # (63035 throw 2: a black six lying alone measured 1.35 by lightness)
+    assert all(d.status == "ok" for d in mark_stacked(image, dice, SIDE, 1))

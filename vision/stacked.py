@@ -3,14 +3,14 @@
 From above, the die below shows only as a sliver beside the one on top (rarely would it sit
 exactly beneath), so the top die's silhouette covers more of the table than a die lying alone:
 about 1.2 to 1.6 faces' worth against 1.0 on simulated throws. Dice of one set are one size, so
-the measure is against the other dice in the same picture (on a dark table, by lightness too:
-`_by_area`), and it is asked only when a die is missing from the count: a big silhouette alone
-(a shadow, a die the same colour as a neighbour it touches) is not evidence enough. A die the
-cocked test called `cocked` is asked too: the sliver of the die below, in the top die's shadow,
-is what a cocked die's darker side looks like, and one die short, a die hidden under it is
-likelier than a die gone (the stream gives it back the value read before the cocked test took
-it: the die on top lies flat). The stream reads a stack's top die again at its face
-(`top_face_centre`), away from the sliver below.
+the measure is against the other dice in the same picture (on a dark table with no die seen
+leaving, by lightness too: `_by_area`), and it is asked only when a die is missing from the
+count: a big silhouette alone (a shadow, a die the same colour as a neighbour it touches) is
+not evidence enough. A die the cocked test called `cocked` is asked too: the sliver of the die
+below, in the top die's shadow, is what a cocked die's darker side looks like, and one die
+short, a die hidden under it is likelier than a die gone (the stream gives it back the value
+read before the cocked test took it: the die on top lies flat). The stream reads a stack's top
+die again at its face (`top_face_centre`), away from the sliver below.
 """
 from __future__ import annotations
 
@@ -42,31 +42,35 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
     black floor: the die below, in shadow, hardly stands out; seed 62004, throw 5)."""
     if missing <= 0:
         return dice
-    on_top = _by_area(image_bgr, dice, side, missing)
+    on_top = _by_area(image_bgr, dice, side, missing, lighter=none_left)
     cocked = [i for i, d in enumerate(dice) if d.status == "cocked" and i not in on_top]
     if none_left and missing - len(on_top) == 1 and len(cocked) == 1:
         on_top.add(cocked[0])
     return [replace(d, status="stacked") if i in on_top else d for i, d in enumerate(dice)]
 
 
-def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int) -> set[int]:
-    """Up to `missing` of the dice whose silhouettes are `STACK_AREA` times the others'
-    (`STACK_AREA_DARK` on a dark table, where they are measured by lightness too: a grey or
-    black die on a black floor stands out by lightness more than by colour; by colour alone
-    stacks measured 0.7-1.2 of the others, seeds 63032 throw 1, 63035 throw 0, 63039 throw
-    3; at the throws of 60 unkind games, 50 of 53 stacks measured the largest and over
-    `STACK_AREA_DARK` by lightness, 45 by colour, and as many throws with no stack had a die
-    that large, 20 and 21 of 219)."""
+def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
+             lighter: bool = False) -> set[int]:
+    """Up to `missing` of the dice whose silhouettes are `STACK_AREA` times the others'.
+    `lighter` (no die seen leaving): on a dark table measured by lightness too, against
+    `STACK_AREA_DARK`. A grey or black die on a black floor stands out by lightness more than
+    by colour: by colour alone stacks measured 0.7-1.2 of the others (seeds 63032 throw 1,
+    63035 throw 0, 63039 throw 3); at the throws of 60 unkind games 50 of 53 stacks measured
+    the largest and over `STACK_AREA_DARK` by lightness, 45 by colour, and as many throws
+    with no stack had a die that large, 20 and 21 of 219. With a die seen leaving, a die
+    gone is likelier than one hidden, and the colour test alone asks (63035 throw 2: a black
+    six lying alone measured 1.35 by lightness)."""
     centres = [d.center for d in dice]
     areas: dict[int, float] = {}
     least: dict[int, float] = {}
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW,
-                               lighter=True)
+                               lighter=lighter)
             if found is not None:
                 areas[i] = found.area
-                least[i] = STACK_AREA_DARK if on_dark_table(found.patch) else STACK_AREA
+                dark = lighter and on_dark_table(found.patch)
+                least[i] = STACK_AREA_DARK if dark else STACK_AREA
     if len(areas) < 2:
         return set()
     ratios = {i: a / statistics.median(b for j, b in areas.items() if j != i)
