@@ -272,3 +272,23 @@ def test_a_grey_stack_on_a_black_floor_is_measured_by_lightness(toward):
     # a die seen leaving: one gone is likelier than one hidden, and colour alone measures
     # (63035 throw 2: a black six lying alone measured 1.35 by lightness)
     assert all(d.status == "ok" for d in mark_stacked(image, dice, SIDE, 1))
+
+
+def test_a_die_merged_with_the_floors_lighter_grain_is_not_taken_for_the_stack():
+    # seed 63002, throw 0: round a grey three lying alone the black floor's grain, a few
+    # greys lighter, stood out by lightness with it: 4 times the others' area, taken for the
+    # stack beside it (a five on a one); a stack covers 1.4-1.9 faces' worth
+    from test_live_dark_tray import dark_tray
+
+    image = dark_tray(320, 200)
+    grain = np.random.default_rng(1).normal(0, 6, (90, 90, 1))
+    patch = image[55:145, 215:305].astype(np.float32) + 8 + grain
+    image[55:145, 215:305] = np.clip(patch, 0, 255).astype(np.uint8)
+    put(image, 60, 60, 10, body=80)
+    put(image, 60, 150, 40, body=80)
+    put(image, 260, 100, 70, body=80)  # in the grain
+    put(image, 160 - 0.4 * SIDE * 0.6, 100 + 0.4 * SIDE * 0.8, 45, body=80, shade=0.7)
+    put(image, 160, 100, 15, body=80)
+    dice = [die(60, 60), die(160, 100, 3), die(260, 100, 4), die(60, 150, 2)]
+    marked = mark_stacked(image, dice, SIDE, 1, none_left=True)
+    assert [d.status for d in marked] == ["ok", "stacked", "ok", "ok"]

@@ -14,6 +14,7 @@ die again at its face (`top_face_centre`), away from the sliver below.
 """
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,6 +27,7 @@ from zonkcam.vision.silhouette import COLOUR_APART, on_dark_table, silhouette
 
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
 STACK_AREA_DARK = 1.35  # the same on a dark table, measured by lightness too (`_by_area`)
+STACK_MOST_DARK = 2.0  # ...and at most this (stacks measured 1.36-1.86 at 53 throws)
 # die sides looked at around each die: the recognizer can centre a stack's top die at a pip,
 # and the stack then reaches past the window a die lying flat is measured in (2.4)
 WINDOW = 3.0
@@ -59,10 +61,13 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     the largest and over `STACK_AREA_DARK` by lightness, 45 by colour, and as many throws
     with no stack had a die that large, 20 and 21 of 219. With a die seen leaving, a die
     gone is likelier than one hidden, and the colour test alone asks (63035 throw 2: a black
-    six lying alone measured 1.35 by lightness)."""
+    six lying alone measured 1.35 by lightness). By lightness a die measuring over
+    `STACK_MOST_DARK` has merged with the floor's lighter grain (63002 throw 0: a three lying
+    alone measured 4, and was taken for the stack beside it)."""
     centres = [d.center for d in dice]
     areas: dict[int, float] = {}
-    least: dict[int, float] = {}
+    least: dict[int, float] = {}  # the bar a die's ratio must reach
+    most: dict[int, float] = {}  # and must not pass
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW,
@@ -71,11 +76,13 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
                 areas[i] = found.area
                 dark = lighter and on_dark_table(found.patch)
                 least[i] = STACK_AREA_DARK if dark else STACK_AREA
+                most[i] = STACK_MOST_DARK if dark else math.inf
     if len(areas) < 2:
         return set()
     ratios = {i: a / statistics.median(b for j, b in areas.items() if j != i)
               for i, a in areas.items()}
-    big = sorted((i for i, r in ratios.items() if r >= least[i]), key=lambda i: -ratios[i])
+    big = sorted((i for i, r in ratios.items() if least[i] <= r <= most[i]),
+                 key=lambda i: -ratios[i])
     return set(big[:missing])
 
 
