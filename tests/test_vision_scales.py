@@ -10,7 +10,7 @@ import pytest
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal
 from zonkcam.vision.read import Reader
-from zonkcam.vision.scales import crowded, whole_dice, without_pips
+from zonkcam.vision.scales import FOCUS_DIE, crowded, focus, whole_dice, without_pips
 from zonkcam.vision.synthetic import DrawnDie, background, draw_die, render_scene
 
 
@@ -86,3 +86,31 @@ def test_a_tray_of_dice_read_as_one_die_close_up_keeps_its_dice():
     heap = candidate(180, 290, 360, True)
     kept = whole_dice(dice, [heap], 640, reader._unsure, reader._rejects)
     assert kept == dice
+
+
+def test_touching_dice_in_an_8_mp_still_are_read_apart(reader):
+    """Six dice ~100 px across side by side in a block on a dark tray, 3280x2464: at 1280 px
+    they show ~40 px and the proposer makes 2 dice of them; the region round those, proposed
+    again where they show ~64 px, reads all six."""
+    rng = np.random.default_rng(5)
+    background(rng, 8, 8, "dark")  # (the draws this scene was found with)
+    image = background(rng, 3280, 2464, "dark")
+    side, x, y = rng.uniform(60, 110), rng.uniform(800, 2400), rng.uniform(600, 1800)
+    colors = ("white", "red", "blue", "green", "black")
+    drawn = [DrawnDie(int(rng.integers(1, 7)), colors[int(rng.integers(0, 5))],
+                      x + (i % 3) * side * 1.02, y + (i // 3) * side * 1.02, side,
+                      float(rng.uniform(-4, 4))) for i in range(6)]
+    for d in drawn:
+        draw_die(image, d)
+    dice = reader.read(image).dice
+    assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
+
+
+def test_focus_frames_the_dice_read_at_the_scale_they_are_read_well():
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    found = [candidate(1000, 800, 80, True), candidate(1100, 820, 80, True)]
+    (x0, y0, x1, y1), side = focus(found, 3280, 2464, 1280, reader._rejects)
+    assert (x0, y0, x1, y1) == (840, 640, 1260, 980)  # a die and a half beyond their boxes
+    assert side == round(420 * FOCUS_DIE / 80)
+    assert focus(found, 3280, 2464, 3280, reader._rejects) is None  # 80 px there already

@@ -3,9 +3,11 @@
 The proposer finds dice about 16-100 px across in its view. A phone's 12 MP still of dice
 ~100 px across shows them 8 px wide at 320 px, so such a picture is also proposed at 640 px,
 and at 1280 and 2560 px while that finds more dice (`zoom_again`); the proposal that reads the
-most dice surely is kept (`how_well`). A die filling a crop is ~250 px wide at 320 px and its
-pips pass for dice, so a picture whose dice are large in it is also proposed shrunk onto a plain
-canvas (`on_canvas`), and a die read whole there takes the place of its pips (`whole_dice`).
+most dice surely is kept (`how_well`), and where its dice are still small there, the region
+round them is proposed once more at the scale where they are ~64 px (`focus`). A die filling a
+crop is ~250 px wide at 320 px and its pips pass for dice, so a picture whose dice are large in
+it is also proposed shrunk onto a plain canvas (`on_canvas`), and a die read whole there takes
+the place of its pips (`whole_dice`).
 
 `benchmarks/scale_eval.py` measures both on rune55 photos made small, heaped on a 12 MP
 table, and cut to one die.
@@ -50,6 +52,14 @@ PIPS_APART = 0.9
 PIP_SHARE = 0.4
 SURE_DICE = 0.25
 PIP_REACH = 0.35  # a die's pips lie within this × its side of its middle (a six's corners: 0.35)
+# A big still's dice read at under `FOCUS_FROM` × `FOCUS_DIE` px at the proposer's scale are
+# proposed once more in the region round them (`FOCUS_MARGIN` dice beyond), scaled so they are
+# `FOCUS_DIE` px there (up to `FOCUS_MOST` times the picture's pixels, and `ZOOM_SIDE_MAX` px):
+# touching dice ~30 px across at the proposer's scale make one ridge of heat, at ~50 px two peaks.
+FOCUS_DIE = 64
+FOCUS_FROM = 0.75
+FOCUS_MARGIN = 1.5
+FOCUS_MOST = 2.0
 MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
 
 
@@ -101,6 +111,27 @@ def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: in
     if not sizes:
         return long_side <= 2 * proposer_side
     return max(sizes) >= CLOSE_UP_FROM * long_side
+
+
+def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge
+          ) -> tuple[tuple[int, int, int, int], int] | None:
+    """The region (x0, y0, x1, y1) round the dice read in a proposal at `side` px of a picture
+    `width`x`height`, and the side to propose it at so they show `FOCUS_DIE` px across; None
+    where they already show about that size there, or none were read."""
+    dice = [c.proposal for c in found if not rejects(c)]
+    if not dice:
+        return None
+    long_side = max(width, height)
+    typical = float(np.median([p.size for p in dice]))
+    if typical * side / long_side >= FOCUS_FROM * FOCUS_DIE:
+        return None
+    reach = FOCUS_MARGIN * typical
+    x0 = max(0, round(min(p.cx - p.w / 2 for p in dice) - reach))
+    y0 = max(0, round(min(p.cy - p.h / 2 for p in dice) - reach))
+    x1 = min(width, round(max(p.cx + p.w / 2 for p in dice) + reach))
+    y1 = min(height, round(max(p.cy + p.h / 2 for p in dice) + reach))
+    scale = min(FOCUS_DIE / typical, FOCUS_MOST, ZOOM_SIDE_MAX / max(x1 - x0, y1 - y0))
+    return (x0, y0, x1, y1), max(64, round(max(x1 - x0, y1 - y0) * scale))
 
 
 def on_canvas(grey01: np.ndarray, side: int, canvas: int) -> tuple[np.ndarray, int]:
