@@ -129,3 +129,27 @@ def test_a_black_die_leaning_whose_side_shows_its_pips_alone_is_cocked(angle):
     mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
     image[mask > 127] = warped[mask > 127]
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "cocked"
+
+
+
+def test_the_floors_lighter_grain_beside_a_die_is_no_piece_of_it():
+    # seed 63012, throw 5: a white one by a tray's wall, where the floor beyond the wall's
+    # shaded strip is some greys lighter than the strip the patch's border runs along: specks
+    # of its grain stood out by lightness beside the die, and with them the die was long,
+    # its top face short: cocked. Pieces of a die (a pip, a lit corner) are far lighter.
+    from zonkcam.vision.faces import PATCH
+    from zonkcam.vision.silhouette import _with_pieces
+
+    patch = np.full((PATCH, PATCH, 3), 40, np.uint8)
+    side = 26.0
+    die_mask = np.zeros((PATCH, PATCH), np.uint8)
+    die_mask[19:45, 19:45] = 1
+    patch[die_mask > 0] = 220
+    raw = die_mask.copy()
+    for y, x in ((10, 20), (10, 30), (12, 40), (50, 22), (50, 34)):  # specks 3 by 3
+        raw[y:y + 3, x:x + 3] = 1
+        patch[y:y + 3, x:x + 3] = 56  # 16 lighter than the floor
+    hull = _with_pieces(die_mask, raw, side, patch)
+    assert cv2.contourArea(hull) == pytest.approx(25 * 25, rel=0.05)
+    patch[10:13, 20:23] = 150  # a pip of a leaning die's side: a piece of the die
+    assert cv2.contourArea(_with_pieces(die_mask, raw, side, patch)) > 27 * 25

@@ -37,6 +37,9 @@ DARK_TABLE = 48.0
 DARK_STEP = 12.0
 PIECE_REACH = 0.3  # die sides from a die's silhouette on a dark table that a piece of it lies
 PIECE_AREA = 0.01  # of a die's face: a piece this large at least (a pip is about 0.03)
+PIECES_MOST = 1.5  # faces: a die and its pieces cover at most this (a leaning die 1.4)
+PIECE_STEP = 20.0  # Lab lightness over the floor's that a piece reaches somewhere (a pip, a
+# die's lit corner: 60-90; the floor's grain by a tray's shaded wall: under 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,22 +260,28 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
         return None
     die = (labels == k).astype(np.uint8)
     if lighter and side is not None and on_dark_table(patch_bgr):
-        return _with_pieces(die, raw, side)
+        return _with_pieces(die, raw, side, patch_bgr)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
 
 def on_dark_table(patch_bgr: np.ndarray) -> bool:
     """Whether the patch's border (the table) is under `DARK_TABLE` in Lab lightness."""
-    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    return _table_lightness(cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]) < DARK_TABLE
+
+
+def _table_lightness(grey: np.ndarray) -> float:
+    """The median of the patch's border (two pixels wide) in `grey`."""
     ring = np.concatenate([grey[:2].ravel(), grey[-2:].ravel(), grey[:, :2].ravel(),
                            grey[:, -2:].ravel()])
-    return float(np.median(ring)) < DARK_TABLE
+    return float(np.median(ring))
 
 
-def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float) -> np.ndarray | None:
+def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
+                 patch_bgr: np.ndarray) -> np.ndarray | None:
     """The convex hull of the die's silhouette (`die`, 0/1) and the pieces of `raw` (what
-    stands out, uncleaned) within `PIECE_REACH` of it, or None when one reaches the border. On
+    stands out, uncleaned) within `PIECE_REACH` of it, each lighter than the floor by
+    `PIECE_STEP` somewhere, unless they cover over `PIECES_MOST` (then the die's alone). On
     a black floor a dark die shows in pieces: a leaning die's side, as dark as the floor,
     shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
     corners apart from it (seeds 63022, 63037: a black one lying flat taken for a top face
@@ -280,14 +289,21 @@ def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float) -> np.ndarray | 
     pieces out."""
     reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= PIECE_REACH * side
     n, labels, stats, _ = cv2.connectedComponentsWithStats((raw > die).astype(np.uint8))
+    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    bright = grey >= _table_lightness(grey) + PIECE_STEP
     keep = die.astype(bool)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         piece = labels == i
-        if area < PIECE_AREA * side * side or not (piece & reach).any():
+        if area < PIECE_AREA * side * side or not (piece & reach).any() or \
+                not (piece & bright).any():
             continue
         if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
             continue  # a wall, the table beyond: not the die's
         keep |= piece
-    points = cv2.findNonZero(keep.astype(np.uint8))
-    return cv2.convexHull(points)
+    hull = cv2.convexHull(cv2.findNonZero(keep.astype(np.uint8)))
+    if cv2.contourArea(hull) > PIECES_MOST * side * side:
+        # the floor's lighter grain, not pieces of a die (seed 63012, throw 5: a white one
+        # by the wall, where the floor is lighter than its shaded strip, looked cocked)
+        hull = cv2.convexHull(cv2.findNonZero(die))
+    return hull
