@@ -328,3 +328,28 @@ def test_a_leaning_die_read_flat_at_its_top_and_cocked_at_its_side_is_one_die_wh
     # a die of another colour beside a leaning die is a die of its own
     white = red(4, 120, 273, color="white")
     assert _leaning_read_twice([white, side_, *others], 1, 34.0) == [white, side_, *others]
+
+
+@pytest.mark.parametrize("leaning", [False, True])
+def test_a_die_read_cocked_in_some_pictures_and_flat_in_others_is_decided_on_their_mean(leaning):
+    # seed 63012, throw 5: a white one lying flat called cocked in two of the quorum's three
+    # reads (its top face near the cocked test's bounds, the picture's noise and the read's
+    # centre and size flicker): the vote followed the two
+    from dataclasses import replace
+
+    stream = ThrowStream(Unused())
+    pictures = []
+    for seed in range(3):
+        image = frame(seed)
+        put(image, 120, 150, 30, lean=40 if leaning else 0.0)
+        pictures.append(image)
+    stream._pictures.extend(pictures)
+    flat, cocked = die(120, 150, 4), replace(die(120, 150), value=None, status="cocked")
+    others = [die(60, 60, 3), die(160, 100, 5)]
+    for reads in ([cocked, cocked, flat], [flat, flat, cocked]):
+        quorum = [[*others, d] for d in reads]
+        voted = sorted({(d.value, d.status): d for d in reads}.values(),
+                       key=lambda d: -sum(r is d for r in reads))[0]
+        [decided] = [d for d in stream._cocked_or_flat([*others, voted], quorum)
+                     if d.center == (120, 150)]
+        assert (decided.status, decided.value) == (("cocked", None) if leaning else ("ok", 4))
