@@ -26,8 +26,8 @@ from zonkcam.vision.faces import PATCH
 from zonkcam.vision.silhouette import COLOUR_APART, on_dark_table, silhouette
 
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
-STACK_AREA_DARK = 1.35  # the same on a dark table, measured by lightness too (`_by_area`)
-STACK_MOST_DARK = 2.0  # ...and at most this (stacks measured 1.36-1.86 at 53 throws)
+STACK_MOST_DARK = 2.0  # ...and at most this, measured by lightness too (`_by_area`; stacks
+# measured up to 1.86 at 53 throws of unkind games)
 # die sides looked at around each die: the recognizer can centre a stack's top die at a pip,
 # and the stack then reaches past the window a die lying flat is measured in (2.4)
 WINDOW = 3.0
@@ -54,20 +54,19 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
 def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
              lighter: bool = False) -> set[int]:
     """Up to `missing` of the dice whose silhouettes are `STACK_AREA` times the others'.
-    `lighter` (no die seen leaving): on a dark table measured by lightness too, against
-    `STACK_AREA_DARK`. A grey or black die on a black floor stands out by lightness more than
-    by colour: by colour alone stacks measured 0.7-1.2 of the others (seeds 63032 throw 1,
-    63035 throw 0, 63039 throw 3); at the throws of 60 unkind games 50 of 53 stacks measured
-    the largest and over `STACK_AREA_DARK` by lightness, 45 by colour, and as many throws
-    with no stack had a die that large, 20 and 21 of 219. With a die seen leaving, a die
-    gone is likelier than one hidden, and the colour test alone asks (63035 throw 2: a black
-    six lying alone measured 1.35 by lightness). By lightness a die measuring over
+    `lighter` (no die seen leaving): on a dark table measured by lightness too, and at most
+    `STACK_MOST_DARK` times. A grey or black die on a black floor stands out by lightness
+    more than by colour: by colour alone stacks measured 0.7-1.2 of the others (seeds 63032
+    throw 1, 63035 throw 0, 63039 throw 3); at the throws of 60 unkind games all 53 stacks
+    measured the largest and within the bounds by lightness, 45 by colour, and about as many
+    throws with no stack had a die that large, 20 and 21 of 219. With a die seen leaving, a
+    die gone is likelier than one hidden, and the colour test alone asks (63035 throw 2: a
+    black six lying alone measured 1.35 by lightness). By lightness a die measuring over
     `STACK_MOST_DARK` has merged with the floor's lighter grain (63002 throw 0: a three lying
     alone measured 4, and was taken for the stack beside it)."""
     centres = [d.center for d in dice]
     areas: dict[int, float] = {}
-    least: dict[int, float] = {}  # the bar a die's ratio must reach
-    most: dict[int, float] = {}  # and must not pass
+    most: dict[int, float] = {}  # the most a die's ratio may be
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW,
@@ -75,13 +74,12 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
             if found is not None:
                 areas[i] = found.area
                 dark = lighter and on_dark_table(found.patch)
-                least[i] = STACK_AREA_DARK if dark else STACK_AREA
                 most[i] = STACK_MOST_DARK if dark else math.inf
     if len(areas) < 2:
         return set()
     ratios = {i: a / statistics.median(b for j, b in areas.items() if j != i)
               for i, a in areas.items()}
-    big = sorted((i for i, r in ratios.items() if least[i] <= r <= most[i]),
+    big = sorted((i for i, r in ratios.items() if STACK_AREA <= r <= most[i]),
                  key=lambda i: -ratios[i])
     return set(big[:missing])
 
