@@ -13,7 +13,8 @@ person on the review queue (answers from the labels; every tap counted as the pa
 - a person's review: dice to look at per photo, taps per photo.
 
     .venv/bin/python benchmarks/teach_eval.py [--source rune55|drawn] [--teach 10] [--test 40]
-                                              [--epochs 8] [--seed 0] [--base rune55] [--keep DIR]
+                                              [--epochs N] [--seed 0] [--base rune55] [--keep DIR]
+                                              [--misses MODEL]
 """
 from __future__ import annotations
 
@@ -215,6 +216,71 @@ def score(model: Path, photos: list[Photo]) -> dict[str, tuple[int, int]]:
     return {k: (right[k], seen[k]) for k in ("new", "pips", "all")}
 
 
+MISS_KINDS = ("right", "misread", "unreadable", "read as no die", "dropped by the reader", "not proposed")
+
+
+def raw_proposals(reader, image: np.ndarray) -> list:
+    """Every proposal the proposer makes of a picture at the reader's scales (320 px up to the
+    picture's own, and the close-up canvas), before the classifier or any of the reader's rules."""
+    from zonkcam.vision import scales
+    from zonkcam.vision.proposals import Proposal, decode, proposer_input
+
+    long_side, side, out = max(image.shape[:2]), reader.proposer_side, []
+    sides = [(side, 1)]
+    while 2 * side <= max(2 * reader.proposer_side, min(long_side, scales.ZOOM_SIDE_MAX)):
+        side *= 2
+        sides.append((side, 1))
+    for side, canvas in [*sides, (scales.CLOSE_UP_SIDE, scales.CLOSE_UP_CANVAS)]:
+        grey01, scale, _ = proposer_input(image, side)
+        pad = 0
+        if canvas > 1:
+            grey01, pad = scales.on_canvas(grey01, side, canvas)
+        heat, geometry = reader.model.propose(grey01)
+        out += [Proposal(p.cx - pad / scale, p.cy - pad / scale, p.w, p.h, p.score)
+                for p in decode(heat, geometry, scale, reader.model.stride, reader.heat_threshold)]
+    return out
+
+
+def where_missed(model: Path, photos: list[Photo]) -> dict[str, dict[str, int]]:
+    """Each die of `photos` by what the whole reader made of it (new faces and pip faces apart):
+    right; misread (a die read there, another value); unreadable; read as no die (a candidate
+    there the classifier rejected); dropped by the reader (the proposer proposed it at some scale,
+    nothing is left there); not proposed. Also how the classifier alone reads each die's crop cut
+    at its labelled box ("crop right"): what a perfect proposer would give."""
+    from zonkcam.vision.faces import face_angle, patch_at, upright
+    from zonkcam.vision.read import Reader
+
+    reader = Reader(model)
+    out: dict[str, Counter] = {"new": Counter(), "pips": Counter()}
+    for p in photos:
+        cands = reader.candidates(p.image)
+        raw = raw_proposals(reader, p.image)
+        grey = cv2.cvtColor(p.image, cv2.COLOR_BGR2GRAY)
+        for cx, cy, size, value in p.truth:
+            kind = "new" if value in CUSTOM else "pips"
+            at = [c for c in cands if math.hypot(c.proposal.cx - cx, c.proposal.cy - cy) < 0.5 * size]
+            dice = [c for c in at if not reader._rejects(c)]
+            if dice:
+                c = min(dice, key=lambda c: math.hypot(c.proposal.cx - cx, c.proposal.cy - cy))
+                miss = ("right" if c.value == value else "misread") if c.probs[c.value] >= \
+                    reader.value_threshold else "unreadable"
+            elif at:
+                miss = "read as no die"
+            elif any(math.hypot(q.cx - cx, q.cy - cy) < 0.5 * size for q in raw):
+                miss = "dropped by the reader"
+            else:
+                miss = "not proposed"
+            out[kind][miss] += 1
+            patch = patch_at(grey, cx, cy, size)
+            crop = upright(patch, face_angle(patch), reader.model.crop, reader.model.crop_margin)
+            probs = reader.model.classify(crop[None].astype(np.float32) / 255)[0]
+            out[kind]["crop right"] += bool(probs[0] < reader.reject_threshold
+                                            and int(np.argmax(probs[1:])) + 1 == value
+                                            and probs[1:].max() >= reader.value_threshold)
+            out[kind]["n"] += 1
+    return {k: dict(v) for k, v in out.items()}
+
+
 def group_default(group: str) -> object:
     """The answer a section's "select all" gives: "right" for sure reads, "not a die" for junk."""
     from zonkcam.models.captures import NOT_A_DIE
@@ -272,7 +338,7 @@ def review(captures, truth: dict[str, Truth]) -> dict[str, int]:
 
 # ---------------------------------------------------------------------------------- the loop
 
-def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epochs: int = 8,
+def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epochs: int | None = None,
         seed: int = 0, base_dice: int = 600, threads: int = 1, base: str | None = None) -> dict:
     """The whole loop in `work`; returns the figures."""
     from zonkcam.hardware.cli import main
@@ -325,17 +391,36 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
     }
 
 
+def print_misses(model: Path, source: str, teach: int, test: int, seed: int) -> int:
+    """`--misses`: the never-taught photos' dice by what each model's reader made of them."""
+    from zonkcam.models.registry import shipped_model
+
+    if source == "rune55" and not (RUNE55 / "groups.csv").is_file():
+        source = "drawn"
+    _, never, _ = (rune55_photos if source == "rune55" else drawn_photos)(teach, test, seed)
+    for name, path in (("shipped", shipped_model()), (str(model), model)):
+        for kind, counts in where_missed(path, never).items():
+            parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in (*MISS_KINDS, "crop right"))
+            print(f"{name} {kind} (n={counts['n']}): {parts}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--source", choices=("rune55", "drawn"), default="rune55")
     ap.add_argument("--teach", type=int, default=10)
     ap.add_argument("--test", type=int, default=40)
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, help="zonkcam train's --epochs (default: its own)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--base", help="zonkcam train's --base (rune55, a YOLO folder; default: drawn dice)")
     ap.add_argument("--keep", type=Path, help="work here (kept) instead of a temporary folder")
+    ap.add_argument("--misses", type=Path, metavar="MODEL",
+                    help="no loop: where the shipped model and MODEL (a taught one) miss the dice of the "
+                         "never-taught photos (proposer, classifier, the reader's rules)")
     args = ap.parse_args(argv)
+    if args.misses:
+        return print_misses(args.misses, args.source, args.teach, args.test, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or Path(tmp)
         figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed, threads=args.threads,

@@ -78,6 +78,21 @@ FOLDS = 3
 # proxy (8 photos, 4 epochs) never-taught new faces 76% -> 84% (25 dice) and plain drawn dice
 # 79.2% -> 83.3% as before training (72), where as many as the base crops forgot 3 of them
 SMALL_TABLE_SHARE = 0.5
+# A small capture's rounds run this many epochs (when --epochs is not given; a big one's run 8): an
+# epoch of ten photos is a few dozen steps. On the rune55 proxy (`benchmarks/teach_eval.py`, 10
+# photos taught; two seeds, the last round alone, no fold models) never-taught new faces read
+# right, of 84: 8 epochs 59-62, 16 epochs 71-72, 24 epochs 73-74, 48 epochs 74-75 (it levels
+# off); plain dice forgot more with more epochs (151 -> 144-147 of 185), which distillation
+# (`DISTILL`) takes back.
+SMALL_CAPTURE_EPOCHS = 24
+BIG_CAPTURE_EPOCHS = 8
+# A small capture's rounds also keep the starting model's soft classes on the base crops
+# (distillation, `twin_training.train_twin`), this much against the labels' loss. On the rune55
+# proxy (24 epochs, two seeds): plain dice of other photos 144-147 -> 154-156 of 185 (the shipped
+# model: 146), pip faces beside the new faces 123-125 -> 126-127 of 145 (shipped: 129), new faces
+# 73-74 -> 71 of 84. Weight 0.5 and 2, 40 epochs, a doubled share of the table's dice did not
+# do better. Big captures (a kiosk session) were not measured with it and go without.
+DISTILL = 1.0
 
 
 @dataclass
@@ -85,7 +100,7 @@ class FinetuneConfig:
     datasets: list[Path]
     out: Path
     base: str | None = None  # "rune55", a YOLO folder (base data) or a .onnx file (base model)
-    epochs: int = 8
+    epochs: int | None = None  # most epochs per round (None: by the capture's size)
     seed: int = 0
     threads: int = 1
     force: bool = False  # activate even when worse; write into a non-empty --out
@@ -237,10 +252,11 @@ def _captured_data(cfg: FinetuneConfig, crop: tuple[int, float]) -> _Data:
                               ).astype(np.int64))
     n_captured = len(verified_dice) + len(rest_dice)
     base_kind, base_train, base_eval = base_data_for(cfg.base, max(cfg.base_dice, n_captured), rng)
-    if folds:  # early stopping watches base dice kept out of training, and rejects
-        n_val = max(1, len(base_train[1]) // 5)
-        (base_p, base_y), base_train = (base_train[0][-n_val:], base_train[1][-n_val:]), \
-            (base_train[0][:-n_val], base_train[1][:-n_val])
+    if folds:  # early stopping watches base dice kept out of training, and rejects: every fifth
+        # crop (the base data lists its dice first, then its rejects: its tail held no dice)
+        held_out = np.arange(len(base_train[1])) % 5 == 4
+        (base_p, base_y), base_train = (base_train[0][held_out], base_train[1][held_out]), \
+            (base_train[0][~held_out], base_train[1][~held_out])
         val_set = (reader_crops(base_p, *crop), base_y.astype(np.int64))
         print(f"data: {len(frames)} frames, all trained on, in {len(folds)} folds (each fold's model "
               f"scores its verified dice); {len(verified_dice)} verified and {len(rest_dice)} unverified "
@@ -355,10 +371,13 @@ def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: Fi
     patches = np.concatenate([np.repeat(pos_p, reps, 0), data.rejects, data.base_train[0]])
     labels = np.concatenate([np.repeat(np.array(pos_y, np.int64), reps),
                              np.zeros(len(data.rejects), np.int64), data.base_train[1]])
-    _, history = train_twin(twin, patches, labels, data.val_set, epochs=cfg.epochs, seed=cfg.seed,
+    epochs = cfg.epochs or (SMALL_CAPTURE_EPOCHS if data.folds else BIG_CAPTURE_EPOCHS)
+    _, history = train_twin(twin, patches, labels, data.val_set, epochs=epochs, seed=cfg.seed,
                             lr=lr, patience=cfg.patience, thresholds=start.thresholds,
                             crop=start.crop[0], margin=start.crop[1], label=label,
-                            guard_only=bool(data.folds))
+                            guard_only=bool(data.folds), teacher=start.spec.twin().eval(),
+                            distill_from=len(labels) - len(data.base_train[1]),
+                            distill=DISTILL if data.folds else 0.0)
     return history
 
 

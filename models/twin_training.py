@@ -17,6 +17,7 @@ from zonkcam.models.train_extra import need_torch
 
 BATCH = 128
 GUARD = 0.01
+DISTILL_T = 2.0  # temperature of the distillation term (Hinton et al.): the old model's soft classes
 
 
 def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> float | None:
@@ -32,12 +33,17 @@ def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: 
 
 def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndarray, np.ndarray],
                *, epochs: int, seed: int, lr: float, patience: int, thresholds: tuple[float, float],
-               crop: int, margin: float, label: str, guard_only: bool = False) -> tuple[object, list[dict]]:
+               crop: int, margin: float, label: str, guard_only: bool = False,
+               teacher=None, distill_from: int | None = None, distill: float = 0.0
+               ) -> tuple[object, list[dict]]:
     """Fine-tune `twin` on augmented crops of `patches`; keep the epoch best on `val`
     (reader-rule accuracy, then loss) and stop after `patience` epochs without progress.
     `guard_only`: `val` holds no table dice, only a guard against forgetting (drawn dice): every
     epoch runs and the last is kept, unless it reads `val` more than `GUARD` below the best
-    epoch (then that one is: the base dice's loss would favour the least-changed, first epochs)."""
+    epoch (then that one is: the base dice's loss would favour the least-changed, first epochs).
+    `teacher` (the model fine-tuning started from): the patches from index `distill_from` on (the
+    base data) are also pulled, with weight `distill`, towards the teacher's soft classes on the
+    same crops, so that what it read there is kept, not only the label."""
     torch = need_torch()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -51,7 +57,8 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
     bar = Progress(epochs * steps_per_epoch, label)
     accs: list[float] = []
     for epoch in range(epochs):
-        loss = _epoch(twin, patches, labels, rng, opt=opt, sched=sched, bar=bar, crop=crop, margin=margin)
+        loss = _epoch(twin, patches, labels, rng, opt=opt, sched=sched, bar=bar, crop=crop, margin=margin,
+                      distill=(teacher, len(labels) if distill_from is None else distill_from, distill))
         twin.eval()
         record = {"epoch": epoch + 1, "loss": round(loss, 4)}
         if val_x is not None:
@@ -79,8 +86,9 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
 
 
 def _epoch(twin, patches: np.ndarray, labels: np.ndarray, rng: np.random.Generator, *, opt, sched,
-           bar: Progress, crop: int, margin: float) -> float:
-    """One pass over freshly augmented crops of every patch, in a new order; the last batch's loss."""
+           bar: Progress, crop: int, margin: float, distill: tuple = (None, 0, 0.0)) -> float:
+    """One pass over freshly augmented crops of every patch, in a new order; the last batch's loss
+    (`distill`: the teacher, the first patch it teaches, the term's weight; see `train_twin`)."""
     torch = need_torch()
     from torch.nn import functional as F
 
@@ -92,11 +100,20 @@ def _epoch(twin, patches: np.ndarray, labels: np.ndarray, rng: np.random.Generat
                       for i in order]).astype(np.float32) / 255
     crops = _fit_crop(crops, crop, margin)
     x_all, y_all = torch.from_numpy(crops[:, None]), torch.from_numpy(labels[order])
+    teacher, first, weight = distill
+    taught = torch.from_numpy(order >= first)
     for s in range(max(1, math.ceil(len(labels) / BATCH))):
         x, y = x_all[s * BATCH:(s + 1) * BATCH], y_all[s * BATCH:(s + 1) * BATCH]
-        loss = F.cross_entropy(twin(x), y, label_smoothing=0.02)
+        logits = twin(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.02)
+        total = loss
+        if teacher is not None and weight and bool((mask := taught[s * BATCH:(s + 1) * BATCH]).any()):
+            with torch.no_grad():
+                soft = torch.log_softmax(teacher(x[mask]) / DISTILL_T, 1)
+            total = loss + weight * DISTILL_T ** 2 * F.kl_div(
+                torch.log_softmax(logits[mask] / DISTILL_T, 1), soft, log_target=True, reduction="batchmean")
         opt.zero_grad()
-        loss.backward()
+        total.backward()
         opt.step()
         sched.step()
         bar.step(f"loss {loss.item():.3f}")

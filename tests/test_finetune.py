@@ -135,3 +135,29 @@ def test_a_small_capture_is_folded_with_its_verified_frames_dealt_out():
     assert sorted(sum(f.verified for f in fold) for fold in folds) == [1, 1, 2]
     again = fold_frames(list(reversed(frames(10, verified_every=3))), 3)
     assert [[f.key for f in fold] for fold in again] == [[f.key for f in fold] for fold in folds]
+
+
+def test_distillation_keeps_what_the_starting_model_read_on_the_base_crops():
+    """Noise labelled "3" (half of it the table's, half base data): without the teacher the twin
+    learns to read noise as 3; with the starting model's soft classes on the base half it keeps
+    reading noise as it did."""
+    torch = pytest.importorskip("torch")
+    from zonkcam.models.finetune import OnnxClassifier
+    from zonkcam.models.twin_training import predict, train_twin
+    from zonkcam.vision.faces import PATCH
+
+    torch.set_num_threads(1)
+    spec = OnnxClassifier.load(shipped_model())
+    rng = np.random.default_rng(3)
+    patches = rng.integers(0, 255, (256, PATCH, PATCH)).astype(np.uint8)
+    old = spec.twin().eval()
+    crops = rng.uniform(0, 1, (16, 40, 40)).astype(np.float32)  # the shipped model's crop
+    start = predict(old, crops)
+    moved = []
+    for weight in (0.0, 5.0):
+        twin = spec.twin()
+        train_twin(twin, patches, np.full(256, 3, np.int64), (np.zeros((0, 40, 40), np.float32),
+                   np.zeros(0, np.int64)), epochs=4, seed=0, lr=3e-3, patience=3, thresholds=(0.3, 0.3),
+                   crop=40, margin=1.5, label="test", teacher=old, distill_from=128, distill=weight)
+        moved.append(float(np.abs(predict(twin, crops) - start).sum()))
+    assert moved[1] < 0.3 * moved[0], moved

@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "dice), or the model to start from (default: the active one)")
     p.add_argument("-o", "--out", required=True, type=Path, metavar="DIR",
                    help="where model.onnx, MODEL_CARD.md and metrics.json go")
-    p.add_argument("--epochs", type=bounded(1, 1000), default=8, help="most epochs per round")
+    p.add_argument("--epochs", type=bounded(1, 1000),
+                   help="most epochs per round (default: 24 for a few photos, 8 for a bigger capture)")
     p.add_argument("--seed", type=seed, default=0)
     p.add_argument("--threads", type=bounded(1, 256), default=1, help="torch threads")
     p.add_argument("--name", help="name in `zonkcam model list` (default: the --out folder's name)")
