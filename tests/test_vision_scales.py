@@ -114,3 +114,19 @@ def test_focus_frames_the_dice_read_at_the_scale_they_are_read_well():
     assert (x0, y0, x1, y1) == (840, 640, 1260, 980)  # a die and a half beyond their boxes
     assert side == round(420 * FOCUS_DIE / 80)
     assert focus(found, 3280, 2464, 3280, reader._rejects) is None  # 80 px there already
+
+
+def test_a_proposal_at_the_middle_scale_tells_one_big_die_from_two():
+    """A 246-px crop of one five: the first look read two "fives" at its halves, which look
+    like dice side by side inside the close-up's die; the 160-px proposal sees one die there.
+    Two dice side by side (rune55 00014: two twos) stay two when it sees two."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    halves = [candidate(149, 152, 86, True), candidate(81, 103, 77, True)]
+    close_up = [candidate(110, 131, 163, True)]
+    one = [candidate(114, 126, 215, True)]
+    kept = whole_dice(halves, close_up, 246, reader._unsure, reader._rejects, lambda: one)
+    assert [c.proposal.size for c in kept] == [215]
+    two = [candidate(100, 100, 90, True), candidate(160, 160, 90, True)]
+    kept = whole_dice(halves, close_up, 246, reader._unsure, reader._rejects, lambda: two)
+    assert kept == halves

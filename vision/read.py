@@ -233,7 +233,8 @@ class Reader:
             return found  # a caller that knows the dice's size (a live table) needs none
         whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
                                     canvas=scales.CLOSE_UP_CANVAS)
-        return scales.whole_dice(found, whole, long_side, self._unsure, self._rejects)
+        return scales.whole_dice(found, whole, long_side, self._unsure, self._rejects,
+                                 lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
                        canvas: int = 1) -> list[Candidate]:

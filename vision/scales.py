@@ -40,6 +40,9 @@ ZOOM_SIDE_MAX = 2560
 CLOSE_UP_FROM = 0.1
 CLOSE_UP_SIDE = 48
 CLOSE_UP_CANVAS = 4
+# Where the close-up's die holds what look like dice side by side, a proposal at this side decides
+# (a die filling a crop shows ~130 px there, read whole; two dice side by side are two).
+MIDDLE_SIDE = 160
 # A die the close-up reads is of this share of the picture's long side or more (smaller, it is
 # under 20 px there, and a heap of dice can pass for one).
 CLOSE_UP_LEAST = 0.4
@@ -143,18 +146,32 @@ def on_canvas(grey01: np.ndarray, side: int, canvas: int) -> tuple[np.ndarray, i
 
 
 def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: int,
-               unsure: Judge, rejects: Judge) -> list[Candidate]:
+               unsure: Judge, rejects: Judge,
+               middle: Callable[[], Sequence[Candidate]] = lambda: ()) -> list[Candidate]:
     """`found` with each die the close-up read surely (`whole`) in place of the candidates
-    centred inside it, where those are its pips: not the same die read at both scales, not one
-    die read surely, not dice side by side."""
+    centred inside it, where those are its pips. A proposal at `MIDDLE_SIDE` px (`middle()`,
+    made once, where a close-up's die is big enough to take any place) decides first: one die
+    read surely there, about the close-up's size, is one die (and boxed better: the close-up's
+    box can leave a pip out), unless `found` read it whole too. Without that, the close-up's
+    die is kept where what lies inside it is not the same die read at both scales, nor one die
+    read surely, nor dice side by side, nor a tray of dice."""
     dropped: set[int] = set()
     out = list(found)
+    mid: Sequence[Candidate] | None = None
     for big in whole:
         b = big.proposal
         if rejects(big) or unsure(big) or b.size < CLOSE_UP_LEAST * long_side:
             continue  # not surely a die, or a heap of dice seen small
-        inside = [i for i, c in enumerate(found) if not rejects(c)
-                  and abs(c.proposal.cx - b.cx) < b.w / 2 and abs(c.proposal.cy - b.cy) < b.h / 2]
+        mid = middle() if mid is None else mid
+        seen = [c for c in mid if not rejects(c) and not unsure(c) and _within(c.proposal, b)]
+        if len(seen) == 1 and seen[0].proposal.size >= SAME_DIE * b.size:
+            big, b = seen[0], seen[0].proposal  # one die, seen whole at the middle scale
+            inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
+            if not (len(inside) == 1 and found[inside[0]].proposal.size >= SAME_DIE * b.size):
+                dropped.update(inside)
+                out.append(big)
+            continue
+        inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
         if len(inside) == 1 and (found[inside[0]].proposal.size >= SAME_DIE * b.size
                                  or not unsure(found[inside[0]])):
             continue  # the same die read at both scales, or a die read surely inside
@@ -170,6 +187,11 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
         dropped.update(inside)
         out.append(big)
     return [c for i, c in enumerate(out) if i not in dropped]
+
+
+def _within(p: Proposal, box: Proposal) -> bool:
+    """Whether `p`'s centre lies in `box`."""
+    return abs(p.cx - box.cx) < box.w / 2 and abs(p.cy - box.cy) < box.h / 2
 
 
 def without_pips(found: list[Candidate], unsure: Judge, rejects: Judge) -> list[Candidate]:
