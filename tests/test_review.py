@@ -244,3 +244,29 @@ def test_a_missed_die_is_added_by_a_tap_on_the_frame(browser, captures):
         page.wait_for_function("document.querySelectorAll('.die').length === 6")
         assert page.locator(".die .words").first.inner_text() == "added by you: which face?"
         page.close()
+
+
+def test_the_kiosk_review_page_orders_dice_with_the_model_play_reads_with(tmp_path, monkeypatch):
+    """`zonkcam play --model M --capture DIR`: dice captured without their look get it from M,
+    not from the active model."""
+    import shutil
+    from pathlib import Path
+
+    from zonkcam.models.registry import shipped_model
+
+    if not shipped_model().is_file():
+        pytest.skip("no shipped dice model")
+    model = tmp_path / "ours.onnx"
+    shutil.copy(shipped_model(), model)
+    seen = []
+
+    def spy(root, access=None, model=None):
+        seen.append(model)
+        return review_routes(root, access, model)
+
+    monkeypatch.setattr("zonkcam.hardware.kiosk.review.review_routes", spy)
+    monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: None)  # serve nothing, return at once
+    monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
+    assert main(["play", "--camera", "demo", "--model", str(model), "--capture", str(tmp_path / "cap"),
+                 "--db", str(tmp_path / "z.db"), "--port", str(free_port()), "--players", "A,B"]) == 0
+    assert len(seen) == 1 and seen[0] is not None and Path(seen[0]).resolve() == model.resolve()

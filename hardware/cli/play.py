@@ -169,7 +169,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         from zonkcam.hardware.kiosk.review import review_routes
 
         access = Access(pin)  # one PIN guard for the kiosk's actions and the review page's
-        extra = review_routes(args.capture, access) if args.capture else None
+        # its dice captured without their look get it from the model that read them (--model)
+        extra = review_routes(args.capture, access, model) if args.capture else None
         serve(create_app(app, hub, access=access, extra_routes=extra), host, args.port)
     finally:
         stop.set()
