@@ -18,8 +18,8 @@ pytestmark = pytest.mark.slow
 pytest.importorskip("torch", reason="the train extra is not installed")
 
 TARGET = 95.0  # % of the new faces read right on never-taught photos (issue 37)
-# Not reached yet (docs/teach.md: the reader drops a third of the taught dice it proposed at
-# several times their size); below this floor the loop has broken, not merely fallen short.
+# Not reached yet (docs/teach.md: most new faces still missed are the classifier's, read as no
+# die or as the other new face); below this floor the loop has broken, not merely fallen short.
 FLOOR = 50.0
 
 
