@@ -20,7 +20,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision import scales
+from zonkcam.vision import scales, sides
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.dice import Die, Reading, Status, box_growth
@@ -114,6 +114,7 @@ class Reader:
                  overhead: bool = False, dice_colors: Collection[str] = ()) -> None:
         self.model = DiceModel(model_path, threads=threads)
         self.overhead = overhead
+        self.top_faces = not overhead  # photos at a slant: a die read at a side face is read at its top
         self.all_colors = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
         self.dice_set = self.all_colors.restricted(dice_colors)
         self.proposer_side = PROPOSER_SIDE
@@ -188,6 +189,8 @@ class Reader:
                                     self._rejects)
         if self.overhead:
             found = self._squared(image, self._parted(image, found, size), size)
+        elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
+            found = sides.top_faces(image, found, self._read_patches, self._rejects)
         return self._alike_in_size(found)
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
@@ -210,8 +213,8 @@ class Reader:
     def _focused(self, image: np.ndarray, found: list[Candidate], side: int) -> list[Candidate]:
         """`found` (a proposal at `side` px), or a proposal of the region round its dice at the
         scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
-        surely, or as many and more in all: touching dice seen ~30 px across can make one
-        ridge of heat (an 8 MP still's six dice read at 1280 px), at ~60 px they are two."""
+        surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
+        six dice read at 1280 px), at ~60 px they are two."""
         h, w = image.shape[:2]
         where = scales.focus(found, w, h, side, self._rejects)
         if where is None:
@@ -264,6 +267,14 @@ class Reader:
         grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         angle = face_angle(grey)
         return self._crop(grey, angle), patch, angle
+
+    def _read_patches(self, patches: Sequence[np.ndarray]) -> list[tuple[np.ndarray, float, np.ndarray]]:
+        """Each colour patch (framed as `patch_at` frames a die) read: its class probabilities,
+        face angle and classifier crop, in one batch."""
+        greys = [cv2.cvtColor(p, cv2.COLOR_BGR2GRAY) for p in patches]
+        angles = [face_angle(g) for g in greys]
+        crops = [self._crop(g, a) for g, a in zip(greys, angles, strict=True)]
+        return list(zip(self.model.classify(np.stack(crops)), angles, crops, strict=True))
 
     def _crop(self, grey_patch: np.ndarray, angle: float) -> np.ndarray:
         """A grey patch turned upright into the classifier's float crop (0..1)."""

@@ -9,8 +9,8 @@ crop is ~250 px wide at 320 px and its pips pass for dice, so a picture whose di
 it is also proposed shrunk onto a plain canvas (`on_canvas`), and a die read whole there takes
 the place of its pips (`whole_dice`).
 
-`benchmarks/scale_eval.py` measures both on rune55 photos made small, heaped on a 12 MP
-table, and cut to one die.
+`benchmarks/scale_eval.py` measures these on rune55 photos made small and heaped on a 12 MP
+table, pushed together on an 8 MP tray, and cut to one die.
 """
 from __future__ import annotations
 
