@@ -1,0 +1,51 @@
+"""Dice seen at a slant (issue 36, item 3): the top face is read, not a side (`vision.sides`).
+Drawn by benchmarks/oblique_eval.py (a cube per die, seen by a camera tilted 45 degrees)."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from zonkcam.vision import sides
+from zonkcam.vision.read import Reader
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "oblique_eval.py"
+
+
+@pytest.fixture(scope="module")
+def oblique():
+    spec = importlib.util.spec_from_file_location("oblique_eval", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["oblique_eval"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return Reader()
+
+
+# one die at 45 degrees whose side the shipped reader read before: (seed, top, the side read)
+SLANTED = [(66, 2, 6), (130, 2, 4), (145, 6, 2), (107, 5, 1)]
+
+
+@pytest.mark.parametrize(("seed", "top", "side"), SLANTED)
+def test_a_die_at_a_slant_is_read_at_its_top_face(oblique, reader, seed, top, side):
+    image, seen = oblique.render(np.random.default_rng(seed), n=1, tilt=45)
+    assert [s.value for s in seen] == [top] and side in [v for v, _ in seen[0].sides]
+    dice = reader.read(image).dice
+    assert [d.value for d in dice] == [top]
+    x0, y0, x1, y1 = seen[0].box
+    assert x0 <= dice[0].center[0] <= x1 and y0 <= dice[0].center[1] <= y1
+
+
+def test_a_side_is_a_darker_shade_of_its_top():
+    white, grey, red, dark_red = ([230, 0, 0], [150, 2, -1], [110, 120, 40], [70, 75, 30])
+    assert sides.shade_of(np.array(grey), np.array(white))
+    assert sides.shade_of(np.array(dark_red), np.array(red))
+    assert not sides.shade_of(np.array(white), np.array(grey))  # lighter below: no side
+    assert not sides.shade_of(np.array(grey), np.array(red))  # another colour: another die
+    assert not sides.shade_of(np.array([60, -40, 60]), np.array(red))  # green under red
