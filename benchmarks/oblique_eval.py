@@ -11,7 +11,7 @@ desk is `scale_eval.surface` with clutter (printed text, a pen, a sheet of paper
 one in three pushed against a die already placed (touching). Labels: the top face's value and the
 box of the die's whole silhouette (top face and visible sides): `Tally` matches a reported die
 when its centre lies in that box. `--faces rune55`: the top face's texture is a die cut from a
-rune55 `fit` photo (its label box, square), the sides drawn.
+rune55 `fit` photo (its label box, square), the sides drawn in its body colour.
 
 Printed: precision / recall / value accuracy / exact-image rate, and two counts of side faces:
 extra dice (matched to no label) whose centre lies on a visible side face, and matched dice
@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.evaluate import Tally, match
 from zonkcam.vision.read import Reader
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, draw_die
+from zonkcam.vision.synthetic import BODY_BGR, PIPS, DrawnDie, draw_die
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_eval import surface
@@ -138,6 +138,24 @@ def face_texture(value: int, color: str, top_crop: np.ndarray | None = None) -> 
     return tex
 
 
+def side_texture(value: int, top_crop: np.ndarray) -> np.ndarray:
+    """A side face for a real die's top: its body colour (the median of the crop's middle, pips
+    the minority) with pips of the crop's darkest or lightest tenth, whichever stands out."""
+    n = top_crop.shape[0]
+    middle = top_crop[n // 4:3 * n // 4, n // 4:3 * n // 4].reshape(-1, 3).astype(np.float32)
+    body = np.median(middle, axis=0)
+    grey = middle.mean(1)
+    dark = middle[grey <= np.quantile(grey, 0.1)].mean(0)
+    light = middle[grey >= np.quantile(grey, 0.9)].mean(0)
+    pip = dark if abs(dark.mean() - body.mean()) > abs(light.mean() - body.mean()) else light
+    tex = np.empty((TEX, TEX, 3), np.uint8)
+    tex[:] = body.astype(np.uint8)
+    for px, py in PIPS[value]:
+        at = (round(TEX / 2 + px * 0.27 * TEX), round(TEX / 2 + py * 0.27 * TEX))
+        cv2.circle(tex, at, round(0.09 * TEX), tuple(int(v) for v in pip), -1, cv2.LINE_AA)
+    return tex
+
+
 def _paste(image: np.ndarray, tex: np.ndarray, quad: np.ndarray, shade: float) -> None:
     src = np.float32([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]])
     m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
@@ -234,7 +252,8 @@ def render(rng: np.random.Generator, tops: list[np.ndarray] | None = None,
                 top_poly = quad
             else:
                 lit = 0.45 + 0.4 * max(0.0, float(normal @ light))
-                _paste(image, face_texture(value, c.color), quad, lit)
+                tex = face_texture(value, c.color) if tops is None else side_texture(value, tops[c.top - 1])
+                _paste(image, tex, quad, lit)
                 sides.append((value, quad))
         seen.append(Seen(c.top, top_poly, sides))
     image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.5, 1.0))
