@@ -10,7 +10,8 @@ more surely than the die was read, is its top, and the die is read there.
 
 Not done: a side face proposed and read as a die of its own beside its top. A die read just
 below another die of its colour, and darker, is as often a die lying in front of it in rune55's
-heaps (dropping it lost 44 of 981 dice of the audited held-out photos).
+heaps (dropping it lost 44 of 981 dice of the audited held-out photos; 13 where it is also
+darker below than above).
 
 `benchmarks/oblique_eval.py` measures this on dice drawn as cubes seen at 25-55 degrees.
 """
@@ -50,7 +51,7 @@ SAME_HUE_DEG = 35.0
 # A face read above is taken for the top when read at least this surely, and more surely than
 # the die was (on rune55's audited held-out photos, taking any sure read cost 2 of 981 values).
 SURE = 0.9
-MOST_SURE = 0.99
+MOST_SURE = 0.99  # a die read this surely is left alone (no change on the proxy; fewer reads)
 
 
 def shade_of(below: np.ndarray, above: np.ndarray) -> bool:
