@@ -1,6 +1,4 @@
 """The stream's settled dice against the last settle's: a die cannot come or go unseen."""
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from overhead_helpers import die, put, table
@@ -337,6 +335,8 @@ def test_a_die_read_cocked_in_some_pictures_and_flat_in_others_is_decided_on_the
     # seed 63012, throw 5: a white one lying flat called cocked in two of the quorum's three
     # reads (its top face near the cocked test's bounds, the picture's noise and the read's
     # centre and size flicker): the vote followed the two
+    from dataclasses import replace
+
     stream = ThrowStream(Unused())
     pictures = []
     for seed in range(3):
@@ -353,30 +353,3 @@ def test_a_die_read_cocked_in_some_pictures_and_flat_in_others_is_decided_on_the
         [decided] = [d for d in stream._cocked_or_flat([*others, voted], quorum)
                      if d.center == (120, 150)]
         assert (decided.status, decided.value) == (("cocked", None) if leaning else ("ok", 4))
-
-
-class ReadsAt(Scripted):
-    """Reads the given dice from any picture; where asked to read at places, the first as
-    `at` gives (one value per size asked, in turn), the others as twos."""
-
-    def __init__(self, dice, at):
-        super().__init__(dice)
-        self.at, self.sizes = list(at), []
-
-    def read_at(self, image, points, size, table=None):
-        self.sizes.append(size)
-        value = self.at[len(self.sizes) - 1]
-        return [replace(die(x, y, value if k == 0 else 2), confidence=0.8)
-                for k, (x, y) in enumerate(points)]
-
-
-@pytest.mark.parametrize(("at", "value"), [((3, 3, 3, 3), 3), ((3, 6, 6, 3), 6), ((3, 3, 6, 6), 6)])
-def test_a_thrown_die_is_read_again_at_its_place_and_the_reads_vote(at, value):
-    # seed 63021: a three the recognizer read as a six in each of the quorum's three pictures
-    # (they differ by noise alone), and as a three at its square at every size
-    stream = ThrowStream(ReadsAt([], at))
-    stream._side, stream.last_image, stream._rolled = 36.0, frame(0), True
-    quorum = [[die(60, 60, 6), die(160, 100, 2)] for _ in range(3)]
-    dice = stream._values_again([die(60, 60, 6), die(160, 100, 2)], quorum)
-    assert [d.value for d in dice] == [value, 2]
-    assert len(stream.reader.sizes) == 4

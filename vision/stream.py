@@ -70,7 +70,6 @@ TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
 UNMOVED_REACH = 0.3  # die sides round where it lay that it is looked for
-AGAIN_SIZES = (0.9, 1.0, 1.15, 1.3)  # of the dice's size: a thrown die read again at its place
 
 
 class DiceReader(Protocol):
@@ -322,8 +321,6 @@ class ThrowStream:
             return None
         self._reads = None
         dice = self._cocked_or_flat(dice, quorum)
-        if self._rolled:
-            dice = self._values_again(dice, quorum)
         # the vote can keep two dice read in different pictures that no one read has together
         dice = mark_geometry(dice, self.tracker.table, self._side)
         dice = self._settled_dice(dice, quorum)
@@ -371,38 +368,6 @@ class ThrowStream:
                 elif d.status == "cocked":
                     value = Counter(o.value for o in flat).most_common(1)[0][0]
                     d = max((o for o in flat if o.value == value), key=lambda o: o.confidence)
-            out.append(d)
-        return out
-
-    def _values_again(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
-        """The voted `dice` lying flat read again at their places in the last picture, if the
-        reader can read at a place, as dice of `AGAIN_SIZES` times the dice's size; these
-        reads and the quorum's vote, and a value given more often than the one voted replaces
-        it. The quorum's pictures differ by noise alone and the recognizer reads a face alike
-        in all three, right or wrong, while the proposer's box and the square's differ (seed
-        63021: a three read as a six in every picture, as a three at its square at every size;
-        63024: a three read as a one)."""
-        read_at = getattr(self.reader, "read_at", None)
-        if read_at is None or self._side is None or self.last_image is None:
-            return dice
-        flat = [d for d in dice if d.status == "ok"]
-        if not flat:
-            return dice
-        side = self._side
-        table = self.tracker.table.polygon if self.tracker.table else None
-        again = [a for k in AGAIN_SIZES
-                 for a in read_at(self.last_image, [d.center for d in flat], k * side, table)
-                 if a.value is not None]
-        out = []
-        for d in dice:
-            if d.status == "ok":
-                mine = [a for a in again + [o for reading in quorum for o in reading]
-                        if a.value is not None and _sides_to(a.center, [d], side)[0] < 0.5]
-                votes = Counter(a.value for a in mine)
-                best = max(votes, key=votes.__getitem__, default=d.value)
-                if votes[best] > votes[d.value]:
-                    a = max((a for a in mine if a.value == best), key=lambda a: a.confidence)
-                    d = replace(d, value=a.value, confidence=a.confidence)
             out.append(d)
         return out
 
