@@ -29,7 +29,6 @@ Mined = dict[int, list[tuple[float, float, float]]]
 CROP = 40  # the face spans CROP / CROP_MARGIN px: room for a proposal that misses the centre
 CROP_MARGIN = 1.5  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
 FREE_TURNS = 0.15  # share of training crops turned at any angle rather than upright
-SCALES = (0.8, 1.25)  # a training crop shows its face at this range of the reader's usual size
 
 
 def grey(path: Path) -> np.ndarray:
@@ -85,10 +84,9 @@ def reader_crops(patches: np.ndarray, crop: int, margin: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the training recipe's crops
-def augment_crop(patch: np.ndarray, rng: np.random.Generator,
-                 scales: tuple[float, float] = SCALES) -> np.ndarray:
+def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     die = PATCH / PATCH_MARGIN
-    k = (CROP / CROP_MARGIN) / die * rng.uniform(*scales)
+    k = (CROP / CROP_MARGIN) / die * rng.uniform(0.8, 1.25)
     # proposals miss the centre by ~0.1 die (up to 0.3): the whole face must stay in the crop
     jitter = np.clip(rng.normal(0, 0.12, 2), -0.3, 0.3) * die
     center = (PATCH / 2 + jitter[0], PATCH / 2 + jitter[1])

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 from zonkcam.models.base_data import base_data_for
-from zonkcam.models.crops import SCALES, die_patches, grey, reader_crops, reject_patches
+from zonkcam.models.crops import die_patches, grey, reader_crops, reject_patches
 from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie, load_frames, split_frames
 from zonkcam.models.onnx_io import OnnxClassifier, twin_error
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize
@@ -93,11 +93,6 @@ BIG_CAPTURE_EPOCHS = 8
 # 73-74 -> 71 of 84. Weight 0.5 and 2, 40 epochs, a doubled share of the table's dice did not
 # do better. Big captures (a kiosk session) were not measured with it and go without.
 DISTILL = 1.0
-# A small capture's own dice are cut at up to 1.5 times their usual size (others at 0.8-1.25,
-# `crops.SCALES`): the proposer boxes a picture face at 0.7-0.9 of its side at times, and a crop
-# cut there shows it up to 1.45 times as big (on the rune55 proxy, 5 of the 7 never-taught
-# emblem sixes read as "no die" read right at 1.3-1.5 times their box).
-TABLE_SCALES = (0.8, 1.5)
 
 
 @dataclass
@@ -382,8 +377,7 @@ def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: Fi
                             crop=start.crop[0], margin=start.crop[1], label=label,
                             guard_only=bool(data.folds), teacher=start.spec.twin().eval(),
                             distill_from=len(labels) - len(data.base_train[1]),
-                            distill=DISTILL if data.folds else 0.0,
-                            zoomed=(int(reps.sum()), TABLE_SCALES) if data.folds else (0, SCALES))
+                            distill=DISTILL if data.folds else 0.0)
     return history
 
 
