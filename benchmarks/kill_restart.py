@@ -28,6 +28,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from zonkcam.vision.progress import Progress
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -114,6 +116,7 @@ def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, int, list[f
     answered = in_flight = 0
     restarts: list[float] = []
     problems: list[str] = []
+    progress = Progress(kills, "kill_restart", unit="kill", every=1)
     for n in range(kills):
         process = start(root, port)
         up = wait_up(url, process)
@@ -133,9 +136,8 @@ def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, int, list[f
             problems.append(f"kill {n + 1}: {answered} penalties answered OK, {stored} stored")
         in_flight += stored - answered
         answered = stored  # the call the kill cut off may have been stored: count on from there
-        print(f"\rkill {n + 1}/{kills}: up in {up:.2f} s, {stored} penalties stored "
-              f"({in_flight} of them cut off by a kill)", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+        progress.step(f"up in {up:.2f} s, {stored} penalties stored ({in_flight} cut off by a kill)")
+    progress.close()
     replay = subprocess.run([sys.executable, "-m", "zonkcam.hardware.cli", "game", "log", "--db",
                              str(root / "z.db")], capture_output=True, text=True)
     if replay.returncode != 0:

@@ -10,7 +10,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 Status = Literal["ok", "cocked", "stacked", "off_table", "unreadable"]
-STATUSES: tuple[Status, ...] = ("ok", "cocked", "stacked", "off_table", "unreadable")
 
 
 @dataclass(frozen=True, slots=True)
