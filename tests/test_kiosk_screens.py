@@ -246,8 +246,9 @@ def test_undo_says_what_it_takes_back_and_redo_puts_it_back(browser, kiosk):
 
 def test_a_refused_action_is_shown_in_big_type(browser, kiosk):
     page = open_page(browser, kiosk)
-    page.evaluate("document.querySelector('#redo').disabled = false")  # nothing undone: the fake refuses
-    page.click("#redo")
+    # nothing undone, so the fake refuses: enabled and clicked in one go (the page's next render
+    # disables it again, and a separate click could wait on it: CI saw that once)
+    page.evaluate("const b = document.querySelector('#redo'); b.disabled = false; b.click()")
     page.wait_for_selector("#message.error")
     assert page.inner_text("#message") == "nothing to redo"
     size = page.evaluate("getComputedStyle(document.querySelector('#message')).fontSize")
