@@ -28,6 +28,11 @@ def shaded_die(image: np.ndarray, cx: float, cy: float, angle: float, body: int 
     sprite[:, :rim] = sprite[:, -rim:] = FLOOR
     for k in (0.25, 0.5, 0.75):
         cv2.circle(sprite, (round(k * SIDE), round(k * SIDE)), SIDE // 8, (230, 230, 230), -1)
+    paste(image, sprite, cx, cy, angle)
+
+
+def paste(image: np.ndarray, sprite: np.ndarray, cx: float, cy: float, angle: float) -> None:
+    """A SIDE x SIDE die sprite drawn into the picture centred on (cx, cy), turned by `angle`."""
     m = cv2.getRotationMatrix2D((SIDE / 2, SIDE / 2), angle, 1.0)
     m[:, 2] += (cx - SIDE / 2, cy - SIDE / 2)
     size = image.shape[1::-1]
@@ -92,12 +97,7 @@ def dark_face_in_light_corners(image: np.ndarray, cx: float, cy: float, angle: f
     grey = np.linspace(FLOOR[0] + 30, FLOOR[0], SIDE, dtype=np.float32)[:, None]
     sprite[face > 0] = np.repeat(np.broadcast_to(grey, (SIDE, SIDE))[..., None], 3, 2)[face > 0]
     cv2.circle(sprite, (SIDE // 2, SIDE // 2), SIDE // 9, (230, 230, 230), -1)
-    m = cv2.getRotationMatrix2D((SIDE / 2, SIDE / 2), angle, 1.0)
-    m[:, 2] += (cx - SIDE / 2, cy - SIDE / 2)
-    size = image.shape[1::-1]
-    warped = cv2.warpAffine(sprite.astype(np.uint8), m, size)
-    mask = cv2.warpAffine(np.full((SIDE, SIDE), 255, np.uint8), m, size)
-    image[mask > 127] = warped[mask > 127]
+    paste(image, sprite, cx, cy, angle)
 
 
 @pytest.mark.parametrize("angle", [0, 20, 63])
