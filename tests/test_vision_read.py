@@ -5,7 +5,11 @@ import cv2
 import numpy as np
 import pytest
 from zonkcam.hardware.cli import main
+from zonkcam.vision.die_sizes import one_per_die
+from zonkcam.vision.missed import with_missed
 from zonkcam.vision.read import ModelError, Reader, TableError
+from zonkcam.vision.second_look import second_look
+from zonkcam.vision.squares import squared
 from zonkcam.vision.synthetic import render_scene
 
 SPEC_KEYS = {"image", "width", "height", "elapsed_ms", "table", "spaz", "dice", "error"}
@@ -230,7 +234,7 @@ def test_two_proposals_on_one_die_give_one_reading(reader):
     # a rejected candidate beside it stays in the list (for review), untouched
     found = [cand(100, 100, 20, 0.5), cand(112, 100, 22, 0.7), cand(150, 100, 40, 0.6),
              cand(100, 110, 40, 0.4, reject=0.8), cand(300, 300, 40, 0.5)]
-    left = reader._one_per_die(found)
+    left = one_per_die(found, reader._rejects)
     assert [(c.proposal.cx, c.proposal.cy) for c in left] == [(112, 100), (150, 100),
                                                               (100, 110), (300, 300)]
 
@@ -252,7 +256,7 @@ def test_a_rejected_candidate_comes_back_only_on_a_sure_read_away_from_read_dice
              cand(75, 60, 20, 0.5, reject=0.8),        # beside it: cut at 2x it shows that die
              cand(250, 180, 20, 0.5, reject=0.8),      # alone: a die proposed at half its size
              cand(250, 60, 20, 0.2, reject=0.8)]       # the proposer unsure: not looked at again
-    out = reader._second_look(image, found, None)
+    out = second_look(reader, image, found, None)
     assert [reader._rejects(c) for c in out] == [False, True, False, True]
     assert int(np.argmax(out[2].probs[1:])) + 1 == 6
     assert out[2].proposal is found[2].proposal  # the proposer's box is kept
@@ -281,7 +285,7 @@ def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
                          for c in cs]
     # the grey look cannot read them: it takes them for "not a die" or reads them unsure
     assert all(reader._rejects(c) or reader._unsure(c) for c in found)
-    assert values(reader._second_look(image, found, None)) == [2, 3, 4, 5, 6]
+    assert values(second_look(reader, image, found, None)) == [2, 3, 4, 5, 6]
     assert colour_views(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                                      cv2.COLOR_GRAY2BGR)) == []  # a grey picture: no views
 
@@ -308,7 +312,7 @@ def test_an_unsure_die_is_also_read_turned_half_round():
     image = np.full((240, 320, 3), 128, np.uint8)
     found = [replace(cand(100, 100, 40, 0.8), crop=crop,
                      probs=np.array([0.1, 0.5, 0.1, 0.1, 0.1, 0.05, 0.05], np.float32))]
-    out = reader._second_look(image, found, None)
+    out = second_look(reader, image, found, None)
     assert int(np.argmax(out[0].probs[1:])) + 1 == 3
     assert out[0].proposal is found[0].proposal
 
@@ -337,11 +341,11 @@ def test_a_die_proposed_at_twice_the_size_of_the_others_is_read_again_at_theirs(
     image[100:140, 230:270] = 235  # a 40-px die, proposed at 80 px
     found = [cand(60, 60, 40, 0.9), cand(120, 60, 40, 0.9), cand(180, 60, 42, 0.9),
              cand(250, 120, 80, 0.9)]
-    out = reader._second_look(image, found, None)
+    out = second_look(reader, image, found, None)
     assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [1, 1, 1, 6]
     assert out[3].proposal is found[3].proposal  # the proposer's box is kept
     # two dice give no size to go by: the big one is taken as proposed
-    assert reader._second_look(image, [found[0], found[3]], None)[1] is found[3]
+    assert second_look(reader, image, [found[0], found[3]], None)[1] is found[3]
 
 
 def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution(reader):
@@ -363,7 +367,7 @@ def test_an_overhead_reader_reads_a_die_again_at_the_square_its_silhouette_makes
     image[103:137, 183:217] = 235  # a 34-px die at (200, 120), proposed 10 px off at 50 px
     image[40:74, 40:100] = 235  # not a square: two dice side by side, or a cocked one
     found = [cand(210, 130, 50, 0.9), cand(70, 57, 50, 0.9)]
-    out = reader._squared(image, found, None)
+    out = squared(reader, image, found, None)
     assert [int(np.argmax(c.probs[1:])) + 1 for c in out] == [6, 1]
     p = out[0].proposal  # at the square, at its size (the stream measures dice by it)
     assert (p.cx, p.cy, p.score) == pytest.approx((200, 120, 0.9), abs=1.5)
@@ -380,8 +384,8 @@ def test_a_lone_die_proposed_far_over_its_size_is_squared_at_the_size_the_caller
     image = np.full((240, 320, 3), (60, 110, 40), np.uint8)
     image[103:137, 183:217] = 235  # a 34-px die at (200, 120), proposed at 81 px
     found = [cand(205, 125, 81, 0.9)]
-    assert reader._squared(image, found, None) == found  # no square at 81 px
-    out = reader._squared(image, found, 34.0)
+    assert squared(reader, image, found, None) == found  # no square at 81 px
+    out = squared(reader, image, found, 34.0)
     p = out[0].proposal
     assert (p.cx, p.cy, p.w) == pytest.approx((200, 120, 34), abs=1.5)
     assert int(np.argmax(out[0].probs[1:])) + 1 == 6
@@ -399,9 +403,9 @@ def test_a_die_and_one_leaning_beside_it_are_no_square_where_the_dice_are_known_
     image[83:144, 117:144] = 235
     image[20:54, 250:284] = image[180:214, 250:284] = 235  # two more, to give a typical size
     found = [cand(100, 100, 60, 0.9), cand(267, 37, 60, 0.9), cand(267, 197, 60, 0.9)]
-    moved = reader._squared(image, found, None)[0].proposal
+    moved = squared(reader, image, found, None)[0].proposal
     assert (moved.cx, moved.cy) == pytest.approx((112, 112), abs=2)
-    assert reader._squared(image, found, 34.0)[0] is found[0]
+    assert squared(reader, image, found, 34.0)[0] is found[0]
 
 
 class SixWhereTheFaceIsFramed(SixWhereTheFaceFills):
@@ -428,7 +432,7 @@ def test_an_overhead_reader_keeps_one_of_two_dice_read_at_the_pips_of_one():
     image[40:74, 40:74] = image[40:74, 120:154] = image[160:194, 40:74] = 235  # three more
     found = [cand(57, 57, 34, 0.9), cand(137, 57, 34, 0.9), cand(57, 177, 34, 0.9),
              cand(192, 112, 17, 0.6), cand(208, 128, 17, 0.5)]
-    out = reader._squared(image, found, None)
+    out = squared(reader, image, found, None)
     p = out[3].proposal  # the surer proposal, at the square
     assert len(out) == 4 and (p.cx, p.cy, p.score) == pytest.approx((200, 120, 0.6), abs=1.5)
     assert p.w == pytest.approx(34, rel=0.1)  # the die's size, not the pip's it was proposed at
@@ -449,7 +453,7 @@ def test_an_overhead_reader_reads_a_die_across_the_table_edge_proposed_at_a_pip_
     image[40:74, 40:74] = image[160:194, 40:74] = image[40:74, 100:134] = 235  # three more
     found = [cand(57, 57, 34, 0.9), cand(57, 177, 34, 0.9), cand(117, 57, 34, 0.9),
              cand(152, 112, 14, 0.5)]
-    out = reader._squared(image, found, None)
+    out = squared(reader, image, found, None)
     assert int(np.argmax(out[3].probs[1:])) + 1 == 6
 
 
@@ -457,8 +461,8 @@ def test_of_two_reads_of_one_die_the_one_read_at_its_square_is_kept():
     reader = Reader()
     found = [cand(100, 100, 34, 0.9), cand(180, 100, 34, 0.9), cand(60, 160, 34, 0.9),
              cand(200, 200, 34, 0.6), cand(210, 200, 34, 0.4)]
-    assert reader._one_per_die(found) == found[:4]
-    assert reader._one_per_die(found, first={4}) == found[:3] + found[4:]
+    assert one_per_die(found, reader._rejects) == found[:4]
+    assert one_per_die(found, reader._rejects, first={4}) == found[:3] + found[4:]
 
 
 
@@ -488,7 +492,7 @@ def test_an_overhead_reader_reads_a_die_the_proposer_missed_beside_a_die():
 
     image, found = parting_scene()
     put(image, 105, 75, 30)  # 47 px from the die at (60, 60), not proposed
-    out = parting_reader()._parted(image, found, None)
+    out = with_missed(parting_reader(), image, found, None)
     assert out[:3] == found and len(out) == 4 and near(out[3], 105, 75)
 
 
@@ -496,7 +500,7 @@ def test_an_overhead_reader_reads_no_speck_beside_a_die():
     # a chip half a die across (a quarter of its area) beside a die: under half a die, no die
     image, found = parting_scene()
     image[30:50, 100:120] = 230
-    assert parting_reader()._parted(image, found, None) is found
+    assert with_missed(parting_reader(), image, found, None) is found
 
 
 def test_an_overhead_reader_reads_two_dice_proposed_as_one_between_them_at_each():
@@ -505,7 +509,7 @@ def test_an_overhead_reader_reads_two_dice_proposed_as_one_between_them_at_each(
     image, found = parting_scene()
     put(image, 160, 60, 10)
     put(image, 215, 80, 30)
-    out = parting_reader()._parted(image, [*found, cand(187, 70, 76, 0.6)], None)
+    out = with_missed(parting_reader(), image, [*found, cand(187, 70, 76, 0.6)], None)
     assert out[:3] == found and len(out) == 5
     assert near(out[3], 160, 60) and near(out[4], 215, 80)
 
@@ -516,7 +520,7 @@ def test_an_overhead_reader_reads_a_die_proposed_with_the_cocked_die_leaning_on_
     image, found = parting_scene()
     put(image, 160, 110, 0)
     put(image, 160, 66, 0, lean=40)  # top face 28 px and side 23 px long, the side touching
-    out = parting_reader()._parted(image, [*found, cand(160, 95, 60, 0.6)], None)
+    out = with_missed(parting_reader(), image, [*found, cand(160, 95, 60, 0.6)], None)
     assert out[:3] == found and len(out) == 5
     low, high = sorted(out[3:], key=lambda c: c.proposal.cy)
     assert near(low, 160, 60, 8) and near(high, 160, 108, 8)
@@ -529,7 +533,7 @@ def test_an_overhead_reader_leaves_a_stack_and_dice_alone_as_proposed():
     stack(image, 160, 100, 15, (0.6, -0.8))
     found.append(cand(160, 100, 55, 0.8))
     image[15:120, 92:118] = 200  # a thing over two dice big beside a die (a phone): no die
-    assert parting_reader()._parted(image, found, None) is found
+    assert with_missed(parting_reader(), image, found, None) is found
 
 
 def test_read_at_reads_the_dice_at_given_places_and_nothing_on_bare_table(reader):
@@ -562,7 +566,7 @@ def test_an_overhead_reader_finds_squares_when_most_dice_were_proposed_at_their_
 def test_a_speck_on_the_table_is_no_die_beside_dice_of_a_size(reader):
     """A dark speck on a plain table, read at the dice's size, looks like a one on a face of
     the table's colour (the model reads it so, 0.92-0.99 sure); beside three or more dice it
-    is far under their size, and is dropped (`Reader._alike_in_size`)."""
+    is far under their size, and is dropped (`die_sizes.alike_in_size`)."""
     from zonkcam.vision.synthetic import DrawnDie, background, draw_die
 
     for seed in range(3):
