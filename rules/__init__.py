@@ -6,13 +6,13 @@
 
 No numpy, no OpenCV, no I/O beyond reading ruleset files.
 """
-from zonkcam.rules.dice import Die, make_dice, parse_die
+from zonkcam.rules.dice import DieFace, make_dice, parse_die
 from zonkcam.rules.ruleset import Ruleset, RulesetError, load_ruleset, load_variant, resolve
 from zonkcam.rules.scoring import Option, Scorer, ThrowScore
 from zonkcam.rules.turn import IllegalAction, Turn
 
 __all__ = [
-    "Die",
+    "DieFace",
     "IllegalAction",
     "Option",
     "Ruleset",

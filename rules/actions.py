@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, cast
 
-from zonkcam.rules.dice import Die, parse_die
+from zonkcam.rules.dice import DieFace, parse_die
 
 PENALTIES = ("space", "dealer-spaz", "miscall", "clock", "foul", "next")
 MAX_TURNS_LOST = 20  # a penalty's further turns lost: a game is not longer than that
@@ -91,7 +91,7 @@ class Action(_Line):
 class Throw(_Line):
     verb: ClassVar[str] = "throw"
     player: str | None
-    dice: tuple[Die, ...]
+    dice: tuple[DieFace, ...]
     at: str | None = field(default=None, compare=False, kw_only=True)
 
     @property
@@ -105,7 +105,7 @@ class Keep(_Line):
 
     verb: ClassVar[str] = "keep"
     player: str | None
-    dice: tuple[Die, ...] = ()
+    dice: tuple[DieFace, ...] = ()
     positions: tuple[int, ...] = ()
     at: str | None = field(default=None, compare=False, kw_only=True)
 
@@ -175,7 +175,7 @@ class Correct(_Line):
     verb: ClassVar[str] = "correct"
     target: int
     die_index: int | None = None
-    die: Die | None = None
+    die: DieFace | None = None
     replacement: AnyAction | None = None
     player: None = None
     at: str | None = field(default=None, compare=False, kw_only=True)
@@ -299,7 +299,7 @@ _PARSERS: dict[str, Callable[[str | None, tuple[str, ...], Sequence[str]], AnyAc
 }
 
 
-def dice_of(tokens: Sequence[str]) -> tuple[Die, ...]:
+def dice_of(tokens: Sequence[str]) -> tuple[DieFace, ...]:
     try:
         dice = tuple(parse_die(t) for t in tokens)
     except ValueError as exc:

@@ -8,7 +8,10 @@ from typing import NamedTuple
 COLOR_NAME = re.compile(r"[a-z][a-z0-9_-]{0,23}")  # a word, as dice-set files and the log write it
 
 
-class Die(NamedTuple):
+class DieFace(NamedTuple):
+    """A die as the rules see it: the face it shows and, where known, its colour's name. (The
+    camera's record of a die, with its box and confidence, is `zonkcam.vision.dice.Die`.)"""
+
     value: int
     color: str | None = None
 
@@ -16,7 +19,7 @@ class Die(NamedTuple):
         return f"{self.color}:{self.value}" if self.color else str(self.value)
 
 
-def make_dice(values: Sequence[int], colors: Sequence[str | None] | None = None) -> tuple[Die, ...]:
+def make_dice(values: Sequence[int], colors: Sequence[str | None] | None = None) -> tuple[DieFace, ...]:
     """Dice from values (and colours, one per die); ValueError says what is wrong."""
     if colors is not None and len(colors) != len(values):
         raise ValueError(f"{len(colors)} colours for {len(values)} dice")
@@ -24,7 +27,7 @@ def make_dice(values: Sequence[int], colors: Sequence[str | None] | None = None)
     for i, v in enumerate(values):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
             raise ValueError(f"die {i + 1}: {v!r} is not a face value 1-6")
-        dice.append(Die(v, color_name(colors[i]) if colors else None))
+        dice.append(DieFace(v, color_name(colors[i]) if colors else None))
     return tuple(dice)
 
 
@@ -48,7 +51,7 @@ def set_color(color: object, allowed: Collection[str], who: str = "this set") ->
     return name
 
 
-def check_colors(dice: Iterable[Die], allowed: Collection[str], who: str = "this set") -> None:
+def check_colors(dice: Iterable[DieFace], allowed: Collection[str], who: str = "this set") -> None:
     """ValueError for the first die whose colour is not one of the set's (`set_color`)."""
     for i, d in enumerate(dice):
         try:
@@ -57,17 +60,17 @@ def check_colors(dice: Iterable[Die], allowed: Collection[str], who: str = "this
             raise ValueError(f"die {i + 1}: {exc}") from None
 
 
-def parse_die(token: str) -> Die:
-    """``"5"`` or ``"red:5"`` -> Die."""
+def parse_die(token: str) -> DieFace:
+    """``"5"`` or ``"red:5"`` -> DieFace."""
     color, _, value = token.rpartition(":")
     if not value.isdigit() or not 1 <= int(value) <= 6:
         raise ValueError(f"{token!r} is not a die (a face 1-6, optionally colour:face)")
-    return Die(int(value), color_name(color))
+    return DieFace(int(value), color_name(color))
 
 
-def counts(dice: Sequence[Die] | Sequence[int]) -> tuple[int, ...]:
+def counts(dice: Sequence[DieFace] | Sequence[int]) -> tuple[int, ...]:
     """How many dice show each face 1..6."""
     c = [0] * 6
     for d in dice:
-        c[(d.value if isinstance(d, Die) else d) - 1] += 1
+        c[(d.value if isinstance(d, DieFace) else d) - 1] += 1
     return tuple(c)

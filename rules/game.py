@@ -37,7 +37,7 @@ from zonkcam.rules.actions import (
     Undo,
     effective,
 )
-from zonkcam.rules.dice import Die, check_colors, parse_die, set_color
+from zonkcam.rules.dice import DieFace, check_colors, parse_die, set_color
 from zonkcam.rules.ending import won_at_once
 from zonkcam.rules.events import FiveOnes, Kept, Spazzed, Zonked
 from zonkcam.rules.records import (
@@ -362,7 +362,7 @@ _HANDLERS: dict[str, Callable[[Game, Any], None]] = {
 }
 
 
-def _dice(tokens: Sequence[str], n: int | None = None) -> tuple[Die, ...]:
+def _dice(tokens: Sequence[str], n: int | None = None) -> tuple[DieFace, ...]:
     try:
         dice = tuple(parse_die(t) for t in tokens)
     except ValueError as exc:
@@ -372,7 +372,7 @@ def _dice(tokens: Sequence[str], n: int | None = None) -> tuple[Die, ...]:
     return dice
 
 
-def _keep_indexes(kept: Sequence[Die], thrown: Sequence[Die]) -> list[int]:
+def _keep_indexes(kept: Sequence[DieFace], thrown: Sequence[DieFace]) -> list[int]:
     """The positions in the throw of dice kept by value (``1 5``), or value and colour (``red:5``)."""
     free = list(range(len(thrown)))
     picked = []

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from zonkcam.rules.dice import Die
+from zonkcam.rules.dice import DieFace
 from zonkcam.rules.events import (
     Colors,
     CourtesyHit,
@@ -33,29 +33,29 @@ class DiceSet(Protocol):
     def dice_colors(self) -> tuple[str, ...]: ...
 
 
-ThrowHook = Callable[[DiceSet, Sequence[Die], tuple[int, ...]], list[Event]]
+ThrowHook = Callable[[DiceSet, Sequence[DieFace], tuple[int, ...]], list[Event]]
 # (ruleset, keeps so far this turn as (dice values, points) pairs) -> events of the last keep
 KeepHook = Callable[[DiceSet, Sequence[tuple[tuple[int, ...], int]]], list[Event]]
 
 
-def devil(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def devil(ruleset: DiceSet, dice: Sequence[DieFace], c: tuple[int, ...]) -> list[Event]:
     return [Devil()] if c[5] >= 3 else []
 
 
-def social(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def social(ruleset: DiceSet, dice: Sequence[DieFace], c: tuple[int, ...]) -> list[Event]:
     """A1: four of a kind (001:18); five of a kind is a line of its own (001:19), no social."""
     return [Social(f) for f in range(1, 7) if c[f - 1] == 4]
 
 
-def five_ones(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def five_ones(ruleset: DiceSet, dice: Sequence[DieFace], c: tuple[int, ...]) -> list[Event]:
     return [FiveOnes()] if c[0] >= 5 else []
 
 
-def six_of_a_kind(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def six_of_a_kind(ruleset: DiceSet, dice: Sequence[DieFace], c: tuple[int, ...]) -> list[Event]:
     return [SixOfAKind(f) for f in range(1, 7) if c[f - 1] >= 6]
 
 
-def courtesy_hit(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def courtesy_hit(ruleset: DiceSet, dice: Sequence[DieFace], c: tuple[int, ...]) -> list[Event]:
     """The lynch pin (the set's one die of its colour) with both dice of a pair colour."""
     set_colors = Counter(ruleset.dice_colors)
     lynch_pins = {color for color, n in set_colors.items() if n == 1}
@@ -71,7 +71,7 @@ def courtesy_hit(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> l
     return events
 
 
-def colors(ruleset: DiceSet, dice: Sequence[Die], c: tuple[int, ...]) -> list[Event]:
+def colors(ruleset: DiceSet, dice: Sequence[DieFace], c: tuple[int, ...]) -> list[Event]:
     return [
         Colors(face)
         for face in range(1, 7)

@@ -26,7 +26,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from zonkcam.rules.dice import Die, counts
+from zonkcam.rules.dice import DieFace, counts
 from zonkcam.rules.ruleset import Ruleset
 from zonkcam.rules.scoring import Scorer
 from zonkcam.rules.turn import Turn
@@ -124,11 +124,11 @@ class OddsTable:
                     out.append((paired, self._choices(_paired_dice(self.ruleset, faces))))
                     p -= paired
                 if p > 1e-15:
-                    out.append((p, self._choices([Die(v) for v in faces])))
+                    out.append((p, self._choices([DieFace(v) for v in faces])))
             self._outcomes[n] = tuple(out)
         return self._outcomes[n]
 
-    def _choices(self, dice: list[Die]) -> tuple[Choice, ...]:
+    def _choices(self, dice: list[DieFace]) -> tuple[Choice, ...]:
         """Keeps of a throw: the best points for each number of dice kept (and, where a
         straight may be banked, for scoring every die with one)."""
         straights = {s.name for s in self.ruleset.scoring.straights}
@@ -200,9 +200,9 @@ def _colored_pair_throws(ruleset: Ruleset, n: int) -> dict[tuple[int, ...], int]
     return found
 
 
-def _paired_dice(ruleset: Ruleset, faces: tuple[int, ...]) -> list[Die]:
+def _paired_dice(ruleset: Ruleset, faces: tuple[int, ...]) -> list[DieFace]:
     colors = sorted(set(ruleset.dice_colors))
-    return [Die(v, c) for v, c in zip(faces[::2], colors, strict=True) for _ in range(2)]
+    return [DieFace(v, c) for v, c in zip(faces[::2], colors, strict=True) for _ in range(2)]
 
 
 def _step(ruleset: Ruleset) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zonkcam.rules import hooks
-from zonkcam.rules.dice import Die, counts
+from zonkcam.rules.dice import DieFace, counts
 from zonkcam.rules.events import ColoredPairs, Event, StraightThrown
 from zonkcam.rules.ruleset import Ruleset, Straight
 
@@ -42,7 +42,7 @@ class Option:
 
 @dataclass(frozen=True)
 class ThrowScore:
-    dice: tuple[Die, ...]
+    dice: tuple[DieFace, ...]
     options: tuple[Option, ...]  # best first
     events: tuple[Event, ...]
 
@@ -71,7 +71,7 @@ class Scorer:
         self._best = functools.lru_cache(maxsize=None)(self._best_split)
         self._hooks = [hooks.THROW_HOOKS[name] for name in ruleset.hooks if name in hooks.THROW_HOOKS]
 
-    def score(self, dice: Sequence[Die]) -> ThrowScore:
+    def score(self, dice: Sequence[DieFace]) -> ThrowScore:
         dice = tuple(dice)
         if not 1 <= len(dice) <= self.ruleset.dice:
             raise ValueError(f"a throw has 1 to {self.ruleset.dice} dice, not {len(dice)}")
@@ -155,7 +155,7 @@ def _has_straight(c: Counts, straight: Straight) -> bool:
     return all(c[f - 1] >= 1 for f in straight.faces)
 
 
-def _colored_pairs(dice: Sequence[Die]) -> bool:
+def _colored_pairs(dice: Sequence[DieFace]) -> bool:
     """Each colour shows exactly two dice, and they show the same face (detroit)."""
     by_color: dict[str, list[int]] = {}
     for d in dice:
@@ -165,7 +165,7 @@ def _colored_pairs(dice: Sequence[Die]) -> bool:
     return all(len(v) == 2 and v[0] == v[1] for v in by_color.values())
 
 
-def _option(dice: Sequence[Die], keep: Counts, split: Split) -> Option:
+def _option(dice: Sequence[DieFace], keep: Counts, split: Split) -> Option:
     """Map a multiset keep onto die indexes (the first dice of each face)."""
     wanted = list(keep)
     indexes = []

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from zonkcam.rules import hooks
-from zonkcam.rules.dice import Die, counts
+from zonkcam.rules.dice import DieFace, counts
 from zonkcam.rules.events import (
     Banked,
     Event,
@@ -64,7 +64,7 @@ class Turn:
 
     # --- actions ------------------------------------------------------------------------
 
-    def throw(self, dice: Sequence[Die]) -> ThrowScore:
+    def throw(self, dice: Sequence[DieFace]) -> ThrowScore:
         """Record a throw; a throw with nothing to keep ends the turn."""
         self._require("throw", "keep dice from the last throw or bank first")
         dice = tuple(dice)

@@ -21,7 +21,7 @@ from collections import Counter
 import cv2
 import numpy as np
 import uvicorn
-from zonkcam.hardware.kiosk.web import ActionError, Hub, create_app
+from zonkcam.hardware.kiosk.web import Hub, Refused, create_app
 
 PIN = "2468"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -180,14 +180,14 @@ class ScriptedTable:
         result: dict = {"ok": True}
         if name == "undo":
             if not self.done:
-                raise ActionError("nothing to undo")
+                raise Refused("nothing to undo")
             label, before, after = self.done.pop()
             self.undone.append((label, before, after))
             self.g = copy.deepcopy(before)
             result["message"] = f"Took back: {label}"
         elif name == "redo":
             if not self.undone:
-                raise ActionError("nothing to redo")
+                raise Refused("nothing to redo")
             label, before, after = self.undone.pop()
             self.done.append((label, before, after))
             self.g = copy.deepcopy(after)
@@ -200,14 +200,14 @@ class ScriptedTable:
             self.done.append((label, before, copy.deepcopy(self.g)))
             self.undone.clear()
         elif name not in ("penalty", "new_game", "resume"):  # those are only recorded
-            raise ActionError(f"unknown action {name!r}")
+            raise Refused(f"unknown action {name!r}")
         hub.publish("state", self.state())
         return result
 
     def bank(self, action: dict) -> str:
         s = self.state()["turn"]
         if not s["can_bank"]:
-            raise ActionError(s["bank_blocker"] or "nothing to bank")
+            raise Refused(s["bank_blocker"] or "nothing to bank")
         g, player = self.g, PLAYERS[self.g["current"]]
         g["scores"][player] += s["bank_adds"]
         g["rows"][-1]["cells"][g["current"]] = {"text": str(g["scores"][player]), "kind": "score",
@@ -220,7 +220,7 @@ class ScriptedTable:
     def correct(self, action: dict) -> str:
         thr = self.g["throw"]
         if thr is None or action.get("throw") != thr["id"]:
-            raise ActionError("that throw is no longer on the table")
+            raise Refused("that throw is no longer on the table")
         self.corrections.append(action)
         die = thr["dice"][action["die"]]
         if "value" in action:

@@ -100,7 +100,7 @@ def test_kiosk_correction_to_a_colour_outside_the_set_says_which_colours(tmp_pat
 
     import numpy as np
     from zonkcam.hardware.kiosk.app import TableApp
-    from zonkcam.hardware.kiosk.web import ActionError, Hub
+    from zonkcam.hardware.kiosk.web import Hub, Refused
     from zonkcam.hardware.store import Store
     from zonkcam.rules import load_variant
     from zonkcam.rules.game import GameSetup
@@ -114,7 +114,7 @@ def test_kiosk_correction_to_a_colour_outside_the_set_says_which_colours(tmp_pat
                                                                "white", "white"], strict=True))]
     app.on_throw(SimpleNamespace(thrown=dice, kept=[], removed=[], flags=[], quorum=True),
                  np.zeros((48, 64, 3), np.uint8))
-    with pytest.raises(ActionError, match=r"'gren' is not a colour of colors6's dice \(red, green, white\)"):
+    with pytest.raises(Refused, match=r"'gren' is not a colour of colors6's dice \(red, green, white\)"):
         app.act({"action": "correct", "throw": "1", "die": 2, "color": "gren"})
     app.act({"action": "correct", "throw": "1", "die": 2, "color": "White"})
     assert str(app.game.log[-1]) == "correct 1 die 2 white:2"

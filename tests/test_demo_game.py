@@ -10,7 +10,7 @@ from zonkcam.hardware.kiosk import demo
 from zonkcam.hardware.kiosk.demo import DemoPlayer, match, set_colors
 from zonkcam.rules import load_variant
 from zonkcam.rules.actions import Action, Bank, parse_action
-from zonkcam.rules.dice import Die
+from zonkcam.rules.dice import DieFace
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.vision.simulate import SimConfig, SimDie, Simulation, ThrowPlan
 
@@ -163,9 +163,9 @@ def test_set_colours_and_matching_the_games_dice_to_the_table():
     assert set_colors(3, ["red", "purple", "purple"], ["red", "white", "green"]) == \
         ("red", "white", "white")
     dice = table(5, 1, 5, colors=["red", "green", "green"]).last_thrown
-    assert match(dice, [Die(5, "green"), Die(1, "green")]) == [1, 2]
-    assert match(dice, [Die(5), Die(5)]) == [0, 2]
-    assert match(dice, [Die(3)]) == [0]  # misread by the game: still a die of the table
+    assert match(dice, [DieFace(5, "green"), DieFace(1, "green")]) == [1, 2]
+    assert match(dice, [DieFace(5), DieFace(5)]) == [0, 2]
+    assert match(dice, [DieFace(3)]) == [0]  # misread by the game: still a die of the table
 
 
 def test_live_play_keeps_its_colours_and_forgets_frames_played(monkeypatch):

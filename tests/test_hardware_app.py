@@ -4,7 +4,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from zonkcam.hardware.kiosk.app import TableApp
-from zonkcam.hardware.kiosk.web import ActionError, Hub
+from zonkcam.hardware.kiosk.web import Hub, Refused
 from zonkcam.hardware.store import Store
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
@@ -85,14 +85,14 @@ def test_kiosk_actions_bank_correct_undo(app):
     app.act({"action": "correct", "throw": shown["id"], "die": 2, "value": 3})
     assert lines(app)[-1] == "correct 1 die 2 3"
     assert [str(d) for d in app.game.live.turn.last.dice] == ["1", "5", "3", "3", "6"]
-    with pytest.raises(ActionError, match="DIAL IN"):
+    with pytest.raises(Refused, match="DIAL IN"):
         app.act({"action": "bank"})
     app.act({"action": "undo"})  # retracts the (corrected) throw: Ann throws again
     assert app.game.live is None and app.game.current == "Ann"
     app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
-    with pytest.raises(ActionError, match="no die 9"):
+    with pytest.raises(Refused, match="no die 9"):
         app.act({"action": "correct", "throw": app.state()["throw"]["id"], "die": 9, "value": 1})
-    with pytest.raises(ActionError, match="which throw"):
+    with pytest.raises(Refused, match="which throw"):
         app.act({"action": "correct", "die": 0, "value": 1})
     app.act({"action": "penalty", "penalty": "space"})
     assert app.game.current == "Bob"
@@ -143,9 +143,9 @@ def test_penalties_fall_on_the_player_named_with_the_turns_lost(app):
     assert lines(app)[-1] == "Bob penalty next 2" and app.game.current == "Ann"
     app.act({"action": "penalty", "penalty": "foul", "turns": 1})
     assert lines(app)[-1] == "Ann penalty foul 1"
-    with pytest.raises(ActionError, match="no player 'Cid'"):
+    with pytest.raises(Refused, match="no player 'Cid'"):
         app.act({"action": "penalty", "penalty": "space", "player": "Cid"})
-    with pytest.raises(ActionError, match="whole number from 1 to 20"):
+    with pytest.raises(Refused, match="whole number from 1 to 20"):
         app.act({"action": "penalty", "penalty": "next", "turns": "lots"})
     assert any(p["name"] == "foul" for p in app.state()["penalties"])
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from zonkcam.hardware.cameras import Frame
 from zonkcam.hardware.kiosk.app import TableApp
-from zonkcam.hardware.kiosk.web import ActionError, Hub
+from zonkcam.hardware.kiosk.web import Hub, Refused
 from zonkcam.hardware.store import Store
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
@@ -60,7 +60,7 @@ def test_new_game_with_players_as_listed(tmp_path):
 def test_a_bad_new_game_says_why_and_changes_nothing(tmp_path, action, error):
     app = make_app(tmp_path)
     old = app.game_id
-    with pytest.raises(ActionError, match=error):
+    with pytest.raises(Refused, match=error):
         app.act({"action": "new_game", **action})
     assert app.game_id == old and app.rolloff is None
 
@@ -86,7 +86,7 @@ def test_rolloff_read_by_the_camera_orders_the_new_game(tmp_path):
     assert [str(a) for a in app.store.log(app.game_id)] == [
         "Ann roll 3", "Bob roll 5", "Cy roll 5", "Bob roll 2", "Cy roll 6"]
     assert all(p.score == 0 for p in app.game.players.values())
-    with pytest.raises(ActionError, match="order of play is settled"):
+    with pytest.raises(Refused, match="order of play is settled"):
         app.act({"action": "undo"})
     app.on_throw(event([1, 5, 2, 3, 4]), IMAGE)  # play starts with the winner
     assert str(app.store.log(app.game_id)[-1]).startswith("Cy throw")
@@ -114,11 +114,11 @@ def test_demo_rolloff_reads_the_leftmost_die_and_can_be_cancelled(tmp_path):
              "order": "rolloff"})
     app.on_throw(event([4, 1, 6]), IMAGE)
     assert app.rolloff.rounds[0] == {"Ann": 4}
-    with pytest.raises(ActionError, match="face value"):
+    with pytest.raises(Refused, match="face value"):
         app.act({"action": "rolloff_throw", "value": 9})
     app.act({"action": "cancel_rolloff"})
     assert app.rolloff is None and app.game_id == old
-    with pytest.raises(ActionError, match="no roll-off"):
+    with pytest.raises(Refused, match="no roll-off"):
         app.act({"action": "rolloff_throw", "value": 3})
 
 
@@ -238,10 +238,10 @@ def test_a_lost_camera_is_shown_and_the_stream_starts_afresh_when_it_is_back(tmp
 ])
 def test_a_table_region_from_the_page_is_checked(tmp_path, polygon, error):
     app = make_app(tmp_path)
-    with pytest.raises(ActionError, match="no picture from the camera"):
+    with pytest.raises(Refused, match="no picture from the camera"):
         app.act({"action": "table", "polygon": [[0, 0], [10, 0], [10, 10]]})
     app._send_frame(IMAGE)
-    with pytest.raises(ActionError, match=error):
+    with pytest.raises(Refused, match=error):
         app.act({"action": "table", "polygon": polygon})
     assert app.table is None
     answer = app.act({"action": "table", "polygon": [[1, 1], [60, 2], [62, 40], [3, 45]]})

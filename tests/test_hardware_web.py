@@ -5,7 +5,7 @@ import threading
 import pytest
 from starlette.testclient import TestClient
 from zonkcam.hardware.kiosk import web
-from zonkcam.hardware.kiosk.web import ActionError, Hub, create_app, own_host
+from zonkcam.hardware.kiosk.web import Hub, Refused, create_app, own_host
 
 LOCAL = ("127.0.0.1", 50000)
 LAN = ("192.168.1.23", 50000)
@@ -20,7 +20,7 @@ class FakeTable:
 
     def act(self, action):
         if action["action"] == "bank" and not self.actions:
-            raise ActionError("nothing to bank yet")
+            raise Refused("nothing to bank yet")
         self.actions.append(action)
         return {"ok": True}
 

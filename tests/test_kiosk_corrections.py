@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from zonkcam.hardware.kiosk.app import TableApp
-from zonkcam.hardware.kiosk.web import ActionError, Hub
+from zonkcam.hardware.kiosk.web import Hub, Refused
 from zonkcam.hardware.store import Store
 from zonkcam.rules import load_variant
 from zonkcam.rules.game import GameSetup
@@ -52,7 +52,7 @@ def test_entering_a_cocked_die_scores_that_throw_and_touches_no_other(app):
     assert app.game.players["Dee"].score == 1000
     assert app.tally == {"scored": 1, "unread": 1}
     # The waiting throw's key is spent: a second tap on the old dialog changes nothing.
-    with pytest.raises(ActionError, match="no longer waiting"):
+    with pytest.raises(Refused, match="no longer waiting"):
         app.act({"action": "correct", "throw": shown["id"], "die": 1, "value": 6})
     assert lines(app)[-1] == "Ann throw 5 2 3 4 6"
 
@@ -69,11 +69,11 @@ def test_a_correction_names_its_throw_and_never_lands_on_a_later_one(app):
     assert [str(d) for d in app.game.turns[0].turn.last.dice] == ["4", "4", "2"]
     assert [str(d) for d in app.game.live.turn.last.dice] == ["1", "5", "2", "3", "6"]
     # A correction the later actions cannot stand with is refused, and says which.
-    with pytest.raises(ActionError, match=r"action 2 .*Dee keep 1 5"):
+    with pytest.raises(Refused, match=r"action 2 .*Dee keep 1 5"):
         app.act({"action": "correct", "throw": first, "die": 1, "value": 2})
-    with pytest.raises(ActionError, match="not a throw that stands"):
+    with pytest.raises(Refused, match="not a throw that stands"):
         app.act({"action": "correct", "throw": "99", "die": 0, "value": 1})
-    with pytest.raises(ActionError, match="not a throw that stands"):
+    with pytest.raises(Refused, match="not a throw that stands"):
         app.act({"action": "correct", "throw": "2", "die": 0, "value": 1})  # a keep
 
 
@@ -83,7 +83,7 @@ def test_a_throw_left_waiting_is_never_scored_for_the_next_player(app):
     waiting = app.state()["throw"]["id"]
     app.act({"action": "bank"})  # Dee banks her 1000 instead
     assert app.state()["throw"] is None  # the page no longer offers it
-    with pytest.raises(ActionError, match="no longer waiting"):
+    with pytest.raises(Refused, match="no longer waiting"):
         app.act({"action": "correct", "throw": waiting, "die": 1, "value": 5})
     assert lines(app) == ["Dee throw 1 1 1 2 3", "Dee bank"] and app.game.current == "Ann"
 
@@ -100,7 +100,7 @@ def test_a_throw_left_waiting_is_never_scored_for_the_next_player(app):
 ])
 def test_a_malformed_correction_says_why_and_changes_nothing(app, action, error):
     app.on_throw(event([1, 5, 2, 3, 6]), IMAGE)
-    with pytest.raises(ActionError, match=error):
+    with pytest.raises(Refused, match=error):
         app.act({"action": "correct", **action})
     assert lines(app) == ["Dee throw 1 5 2 3 6"]
 
@@ -128,7 +128,7 @@ def test_undo_says_what_it_takes_back_and_redo_puts_it_back(app):
     app.act({"action": "undo"})
     app.on_throw(event([4, 1], kept=[1, 1, 1]), IMAGE)  # a new action: nothing left to redo
     assert lines(app)[-1] == "Dee throw 4 1"
-    with pytest.raises(ActionError, match="nothing to redo"):
+    with pytest.raises(Refused, match="nothing to redo"):
         app.act({"action": "redo"})
 
 
@@ -139,7 +139,7 @@ def test_an_unfinished_game_is_left_and_resumed_from_the_page(app):
     assert [g["id"] for g in app.state()["unfinished"]] == [first]
     app.act({"action": "resume", "game": first})
     assert app.game_id == first and app.game.live.player == "Dee"
-    with pytest.raises(ActionError, match="no unfinished game"):
+    with pytest.raises(Refused, match="no unfinished game"):
         app.act({"action": "resume", "game": 12345})
 
 

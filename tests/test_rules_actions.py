@@ -19,12 +19,12 @@ from zonkcam.rules.actions import (
     effective,
     parse_action,
 )
-from zonkcam.rules.dice import Die
+from zonkcam.rules.dice import DieFace, make_dice
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.turn import IllegalAction
 
 PLAYERS = ("Ann", "Bob")
-dice = st.lists(st.builds(Die, st.integers(1, 6), st.sampled_from([None, "red", "white", "green"])),
+dice = st.lists(st.builds(DieFace, st.integers(1, 6), st.sampled_from([None, "red", "white", "green"])),
                 min_size=1, max_size=6).map(tuple)
 players = st.sampled_from([None, *PLAYERS])
 actions = st.one_of(
@@ -56,8 +56,8 @@ def test_any_line_is_an_action_or_says_why(line):
 
 def test_the_game_applies_typed_actions_and_the_log_stores_their_lines():
     game = Game(GameSetup(load_variant("wheaton"), PLAYERS))
-    for action in (Throw("Ann", (Die(1), Die(5), Die(2), Die(3), Die(6))), Keep("Ann", (Die(1), Die(5))),
-                   Throw("Ann", (Die(1), Die(1), Die(4)))):
+    for action in (Throw("Ann", make_dice([1, 5, 2, 3, 6])), Keep("Ann", make_dice([1, 5])),
+                   Throw("Ann", make_dice([1, 1, 4]))):
         game.apply(action)
     game.apply(Bank("Ann"))
     assert game.players["Ann"].score == 350
@@ -73,7 +73,7 @@ def test_a_correction_changes_one_die_of_the_throw_it_names():
     assert [s for s, _ in standing] == [1, 2, 3]  # an action keeps its number
     # The older whole-line form is still read: logs written before stay playable.
     legacy = parse_action("correct 3 Ann throw 2 2 5", PLAYERS)
-    assert isinstance(legacy, Correct) and legacy.replacement == Throw("Ann", (Die(2), Die(2), Die(5)))
+    assert isinstance(legacy, Correct) and legacy.replacement == Throw("Ann", make_dice([2, 2, 5]))
 
 
 @pytest.mark.parametrize(("log", "error"), [

@@ -6,7 +6,7 @@ import pytest
 from game_helpers import play, sources
 from rules_helpers import score, types
 from zonkcam.rules import load_variant
-from zonkcam.rules.dice import Die, check_colors, set_color
+from zonkcam.rules.dice import DieFace, check_colors, set_color
 from zonkcam.rules.script import ScriptError
 
 COLORS6 = load_variant("colors6").dice_colors
@@ -15,13 +15,13 @@ COLORS6 = load_variant("colors6").dice_colors
 def test_a_colour_of_the_set_or_none_passes_and_is_lower_cased():
     assert set_color("Red", COLORS6, "colors6") == "red"
     assert set_color(None, COLORS6) is None and set_color("", COLORS6) is None
-    check_colors([Die(2, "red"), Die(2, "green"), Die(2, None)], COLORS6)
+    check_colors([DieFace(2, "red"), DieFace(2, "green"), DieFace(2, None)], COLORS6)
 
 
 def test_a_colour_outside_the_set_is_refused_naming_the_die_and_the_set():
     with pytest.raises(ValueError, match=r"die 3: 'gren' is not a colour of colors6's dice "
                                          r"\(red, green, white\)"):
-        check_colors([Die(2, "red"), Die(2, "green"), Die(2, "gren")], COLORS6, "colors6")
+        check_colors([DieFace(2, "red"), DieFace(2, "green"), DieFace(2, "gren")], COLORS6, "colors6")
     with pytest.raises(ValueError, match="not a colour name"):
         set_color("<b>red", COLORS6)
 

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 from rules_helpers import dice, turn
-from zonkcam.rules import Die, Scorer, load_variant
+from zonkcam.rules import DieFace, Scorer, load_variant
 from zonkcam.rules.odds import turn_odds, zonk_chance
 
 
@@ -14,7 +14,7 @@ def brute_force_zonk_chance(variant: str, n: int) -> float:
     scorer = Scorer(rs)
     colors = rs.dice_colors if n == rs.dice and rs.dice_colors else (None,) * n
     zonks = sum(
-        scorer.score([Die(v, c) for v, c in zip(values, colors, strict=True)]).zonk
+        scorer.score([DieFace(v, c) for v, c in zip(values, colors, strict=True)]).zonk
         for values in itertools.product(range(1, 7), repeat=n)
     )
     return zonks / 6**n

@@ -1,7 +1,7 @@
 """Invariants of throw scoring for every variant, checked on random throws (S4, S10)."""
 from hypothesis import given
 from hypothesis import strategies as st
-from zonkcam.rules import Die, Scorer, load_variant
+from zonkcam.rules import DieFace, Scorer, load_variant
 from zonkcam.rules.dice import counts
 from zonkcam.rules.ruleset import variant_names
 
@@ -15,7 +15,7 @@ def throws(draw):
     n = draw(st.integers(1, SCORERS[name].ruleset.dice))
     values = draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
     colors = draw(st.lists(st.sampled_from(COLORS), min_size=n, max_size=n))
-    return name, [Die(v, c) for v, c in zip(values, colors, strict=True)]
+    return name, [DieFace(v, c) for v, c in zip(values, colors, strict=True)]
 
 
 @given(throws())

@@ -14,7 +14,7 @@ Status = Literal["ok", "cocked", "stacked", "off_table", "unreadable"]
 
 @dataclass(frozen=True, slots=True)
 class Die:
-    """One die as seen from above."""
+    """One die as seen from above (what the game takes from it is a `rules.dice.DieFace`)."""
 
     value: int | None  # 1..6, None when the top face cannot be read (see status)
     color: str | None

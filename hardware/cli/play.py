@@ -268,12 +268,12 @@ def _bank_button(pin: int, app) -> None:
         from gpiozero import Button
     except ImportError:
         raise CliError("--button needs gpiozero (on a Raspberry Pi: apt install python3-gpiozero)") from None
-    from zonkcam.hardware.kiosk.web import ActionError
+    from zonkcam.hardware.kiosk.web import Refused
 
     def bank() -> None:
         try:
             app.act({"action": "bank"})
-        except ActionError as exc:
+        except Refused as exc:
             app.say(f"bank button: {exc}")
             app.publish_state()
 

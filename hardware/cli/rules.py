@@ -5,7 +5,7 @@ import argparse
 import json
 
 from zonkcam.hardware.options import CliError
-from zonkcam.rules.dice import Die, check_colors, parse_die
+from zonkcam.rules.dice import DieFace, check_colors, parse_die
 from zonkcam.rules.ruleset import Ruleset, RulesetError, load_variant, resolve, variant_names
 from zonkcam.rules.scoring import Scorer
 
@@ -77,7 +77,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dice(tokens: list[str], colors: str | None, ruleset: Ruleset) -> list[Die]:
+def _dice(tokens: list[str], colors: str | None, ruleset: Ruleset) -> list[DieFace]:
     try:
         dice = [parse_die(t) for t in tokens]
     except ValueError as exc:
@@ -88,7 +88,7 @@ def _dice(tokens: list[str], colors: str | None, ruleset: Ruleset) -> list[Die]:
         names = [c.strip().lower() for c in colors.split(",")]
         if len(names) != len(dice) or not all(names):
             raise CliError(f"--colors names {len(names)} colours for {len(dice)} dice")
-        dice = [Die(d.value, c) for d, c in zip(dice, names, strict=True)]
+        dice = [DieFace(d.value, c) for d, c in zip(dice, names, strict=True)]
     try:  # a name outside the set (red,green,gren) would score as a colour of its own
         check_colors(dice, ruleset.dice_colors, ruleset.name)
     except ValueError as exc:

@@ -35,11 +35,11 @@ from zonkcam.hardware.kiosk import view
 from zonkcam.hardware.kiosk.page_actions import PAGE_ACTIONS
 from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError, game_start
 from zonkcam.hardware.kiosk.umpire import Seen, Unread, actions_for
-from zonkcam.hardware.kiosk.web import ActionError, Hub
+from zonkcam.hardware.kiosk.web import Hub, Refused
 from zonkcam.hardware.store import Store
 from zonkcam.models.captures import CaptureSet
-from zonkcam.rules.actions import ActionError as LineError
 from zonkcam.rules.actions import (
+    ActionError,
     AnyAction,
     Bank,
     Correct,
@@ -245,7 +245,7 @@ class TableApp:
                 self.tally["unread"] += 1
                 self.shown.reason = str(exc)
                 self.say(f"throw not scored: {exc}")
-            except (IllegalAction, LineError) as exc:
+            except (IllegalAction, ActionError) as exc:
                 self.tally["refused"] += 1
                 self.shown.reason = f"{exc}"
                 self.say(f"throw not scored: {exc}; throw again, or tap a misread die")
@@ -302,7 +302,7 @@ class TableApp:
         try:
             player = self.rolloff.throw(value)
         except RollOffError as exc:
-            raise ActionError(str(exc)) from None
+            raise Refused(str(exc)) from None
         order = self.rolloff.order
         if order is None:
             again = " (a tie: throw again)" if not self.rolloff.rounds[-1] else ""
@@ -318,7 +318,7 @@ class TableApp:
             if first:
                 self.store.record(game_id, *first)
         except IllegalAction as exc:
-            raise ActionError(str(exc)) from None
+            raise Refused(str(exc)) from None
         self.rolloff, self.pending_ruleset = None, None
         self.switch_to(game_id)
 
@@ -411,12 +411,12 @@ class TableApp:
         name = action["action"]
         handler = PAGE_ACTIONS.get(name)
         if handler is None:
-            raise ActionError(f"unknown action {name!r}")
+            raise Refused(f"unknown action {name!r}")
         with self.lock:
             try:
                 message = handler(self, action)
-            except (IllegalAction, LineError) as exc:
-                raise ActionError(str(exc)) from None
+            except (IllegalAction, ActionError) as exc:
+                raise Refused(str(exc)) from None
             pending = self.pending
             if pending is not None and len(self.game.log) != pending.at_log:
                 self.shown = None  # the game moved on: that throw will not be scored

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zonkcam.rules.dice import Die as GameDie
+from zonkcam.rules.dice import DieFace
 from zonkcam.rules.game import Game
 from zonkcam.rules.ruleset import Ruleset
 from zonkcam.rules.turn import Turn
@@ -157,7 +157,7 @@ class DemoPlayer:
         self._say("demo: the table lost track of the turn; taking the last action back (undo)")
         try:
             self.app.act({"action": "undo"})
-        except ValueError as exc:  # the app's ActionError
+        except ValueError as exc:  # the app's Refused
             self._say(f"demo: cannot undo: {exc}")
         return None
 
@@ -183,7 +183,7 @@ class DemoPlayer:
         for step in steps:
             try:
                 self.app.act(step)
-            except ValueError as exc:  # the app's ActionError: asked again after a while
+            except ValueError as exc:  # the app's Refused: asked again after a while
                 self._say(f"demo: no {step['action']}: {exc}")
                 break
         return None
@@ -199,7 +199,7 @@ class DemoPlayer:
                   f"steps in: {action}")
         try:
             self.app.act({"action": action})
-        except ValueError as exc:  # the app's ActionError
+        except ValueError as exc:  # the app's Refused
             self._say(f"demo: cannot {action}: {exc}")
 
     def _fresh(self, game: Game, sim: Any) -> ThrowPlan:
@@ -236,7 +236,7 @@ class DemoPlayer:
         try:
             self.app.act({"action": "new_game", "ruleset": setup["ruleset"],
                           "players": setup["players"], "order": "given"})
-        except ValueError as exc:  # the app's ActionError
+        except ValueError as exc:  # the app's Refused
             self._say(f"demo: no new game: {exc}")
             return False
         self._say(f"demo: a new game, {', '.join(setup['players'])}")
@@ -268,7 +268,7 @@ def set_colors(dice: int, named: Sequence[str], contrasting: Sequence[str]) -> t
     return tuple(mapped[name] for name in named)
 
 
-def match(dice: Sequence[SimDie], wanted: Sequence[GameDie]) -> list[int]:
+def match(dice: Sequence[SimDie], wanted: Sequence[DieFace]) -> list[int]:
     """Indexes of `dice` (as they lie) showing the `wanted` dice of the game: same value and
     colour, else same value, else any die left (the game read it otherwise: that die is the one
     it means, most likely read the same way again)."""

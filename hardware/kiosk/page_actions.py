@@ -1,7 +1,7 @@
 """What the page's buttons do: one function per action of `POST /api/action`.
 
 Each takes the table app and the action's JSON object, records what it means in the game (or
-changes what the page shows), and returns the line the message bar says; `ActionError` says
+changes what the page shows), and returns the line the message bar says; `Refused` says
 why not. `TableApp.act` runs them under the app's lock and publishes the state after.
 """
 from __future__ import annotations
@@ -11,10 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
 from zonkcam.hardware.kiosk.umpire import Unread
-from zonkcam.hardware.kiosk.web import ActionError
+from zonkcam.hardware.kiosk.web import Refused
 from zonkcam.rules.actions import Action, Bank, Correct, Penalty, Throw, Undo, effective
-from zonkcam.rules.dice import Die as RulesDie
-from zonkcam.rules.dice import set_color
+from zonkcam.rules.dice import DieFace, set_color
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.ruleset import Ruleset, load_variant
 from zonkcam.rules.turn import IllegalAction
@@ -49,12 +48,12 @@ def _play_off(app: TableApp, action: dict[str, Any]) -> str:
 
 def _rolloff_throw(app: TableApp, action: dict[str, Any]) -> str:
     if app.rolloff is None:
-        raise ActionError("no roll-off is going on")
+        raise Refused("no roll-off is going on")
     value = action.get("value")
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionError(f"{value!r} is not a face value 1-6")
+        raise Refused(f"{value!r} is not a face value 1-6")
     app.rolloff_value(value)
     return ""
 
@@ -68,10 +67,10 @@ def _cancel_rolloff(app: TableApp, action: dict[str, Any]) -> str:
 def _undo(app: TableApp, action: dict[str, Any]) -> str:
     standing = effective(app.game.log, app.game.setup.players)
     if not standing:
-        raise ActionError("nothing to undo")
+        raise Refused("nothing to undo")
     seq, undone = standing[-1]
     if undone.verb in ("roll", "goes"):  # the game would wait for a die the kiosk no longer asks for
-        raise ActionError("the order of play is settled: start a new game to throw for it again")
+        raise Refused("the order of play is settled: start a new game to throw for it again")
     app.record(Undo())
     app.redo_stack.append(undone)
     app.live.hits = {}  # the hits to take were the undone action's
@@ -82,7 +81,7 @@ def _undo(app: TableApp, action: dict[str, Any]) -> str:
 
 def _redo(app: TableApp, action: dict[str, Any]) -> str:
     if not app.redo_stack:
-        raise ActionError("nothing to redo")
+        raise Refused("nothing to redo")
     redone = app.redo_stack[-1]
     app.record(redone.stamped(None), redo=True)
     app.redo_stack.pop()
@@ -96,7 +95,7 @@ def _new_game(app: TableApp, action: dict[str, Any]) -> str:
     choices = app.rulesets()
     key = action.get("ruleset")
     if not isinstance(key, str) or key not in choices:
-        raise ActionError(f"unknown ruleset {key!r}; choose one of: {', '.join(choices)}")
+        raise Refused(f"unknown ruleset {key!r}; choose one of: {', '.join(choices)}")
     label, ruleset = choices[key]
     if ruleset is None:
         ruleset = load_variant(label)
@@ -104,12 +103,12 @@ def _new_game(app: TableApp, action: dict[str, Any]) -> str:
     if isinstance(players, str):
         players = players.split(",")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ActionError("players must be a list of names (or one comma-separated string)")
+        raise Refused("players must be a list of names (or one comma-separated string)")
     names = tuple(p.strip() for p in players if p.strip())
     try:
         GameSetup(ruleset, names)  # names are checked before any roll-off starts
     except IllegalAction as exc:
-        raise ActionError(str(exc)) from None
+        raise Refused(str(exc)) from None
     order = action.get("order", "given")
     left = app.game_id if not app.game.over else None
     if order == "given":
@@ -121,17 +120,17 @@ def _new_game(app: TableApp, action: dict[str, Any]) -> str:
         try:
             app.rolloff = RollOff(names)
         except RollOffError as exc:
-            raise ActionError(str(exc)) from None
+            raise Refused(str(exc)) from None
         app.pending_ruleset, app.shown, app.restart_stream = ruleset, None, True
         return f"roll-off for the order of play: {names[0]}, throw one die"
-    raise ActionError(f"order must be 'given' or 'rolloff', not {order!r}")
+    raise Refused(f"order must be 'given' or 'rolloff', not {order!r}")
 
 
 def _resume(app: TableApp, action: dict[str, Any]) -> str:
     game_id = action.get("game")
     unfinished = {g[0] for g in app.store.unfinished_games()}
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id not in unfinished:
-        raise ActionError(f"no unfinished game {game_id!r} to resume")
+        raise Refused(f"no unfinished game {game_id!r} to resume")
     app.rolloff, app.pending_ruleset = None, None
     app.switch_to(game_id)
     return f"resumed game {game_id}: {', '.join(app.game.order)}"
@@ -141,14 +140,14 @@ def _set_table(app: TableApp, action: dict[str, Any]) -> str:
     """The table region as the scorekeeper dragged its corners on the live picture: used
     from the next throw on, and saved for the next start."""
     if app.live.frame_size is None:
-        raise ActionError("no picture from the camera yet to set the table region on")
+        raise Refused("no picture from the camera yet to set the table region on")
     width, height = app.live.frame_size
     points = action.get("polygon")
     if not (isinstance(points, list) and 3 <= len(points) <= 16 and all(
             isinstance(p, list) and len(p) == 2 and all(
                 isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= limit
                 for v, limit in zip(p, (width, height), strict=True)) for p in points)):
-        raise ActionError(f"the region is 3 to 16 corners [x, y] inside the {width}x{height} picture")
+        raise Refused(f"the region is 3 to 16 corners [x, y] inside the {width}x{height} picture")
     polygon = [(round(x), round(y)) for x, y in points]
     old = app.table.scaled(width, height) if app.table is not None else None
     app.table = TableConfig((width, height), polygon, old.keep_zone if old else None,
@@ -159,7 +158,7 @@ def _set_table(app: TableApp, action: dict[str, Any]) -> str:
     try:
         app.table.save(app.table_path)
     except OSError as exc:
-        raise ActionError(f"table region set, not saved to {app.table_path}: {exc.strerror}") from None
+        raise Refused(f"table region set, not saved to {app.table_path}: {exc.strerror}") from None
     return f"table region set and saved to {app.table_path}"
 
 
@@ -170,10 +169,10 @@ def _correct(app: TableApp, action: dict[str, Any]) -> str:
     if isinstance(key, int) and not isinstance(key, bool):
         key = str(key)
     if not isinstance(key, str) or not key:
-        raise ActionError("say which throw to correct (its number)")
+        raise Refused("say which throw to correct (its number)")
     index = action.get("die")
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-        raise ActionError(f"no die {index!r} to correct")
+        raise Refused(f"no die {index!r} to correct")
     value, color = _entered(action, app.game.ruleset)
     shown = app.shown
     if shown is not None and shown.key == key and not shown.scored:
@@ -187,9 +186,9 @@ def _correct(app: TableApp, action: dict[str, Any]) -> str:
 
 def _score_entered(app: TableApp, shown: Shown, index: int, value: int | None, color: str | None) -> str:
     if index >= len(shown.seen.thrown):
-        raise ActionError(f"the throw waiting to be scored has no die {index}")
+        raise Refused(f"the throw waiting to be scored has no die {index}")
     if len(app.game.log) != shown.at_log:  # a bank, an undo...: it would score for someone else
-        raise ActionError("the game has moved on since that throw: throw again")
+        raise Refused("the game has moved on since that throw: throw again")
     shown.seen = shown.seen.with_die(index, value, color)
     try:
         app.score(shown)
@@ -201,15 +200,15 @@ def _score_entered(app: TableApp, shown: Shown, index: int, value: int | None, c
 
 def _correct_logged(app: TableApp, key: str, index: int, value: int | None, color: str | None) -> str:
     if not key.isdigit():
-        raise ActionError(f"throw {key} is no longer waiting to be scored")
+        raise Refused(f"throw {key} is no longer waiting to be scored")
     seq = int(key)
     game = app.game
     old = dict(effective(game.log, game.setup.players)).get(seq)
     if not isinstance(old, Throw):
-        raise ActionError(f"action {seq} is not a throw that stands")
+        raise Refused(f"action {seq} is not a throw that stands")
     if index >= len(old.dice):
-        raise ActionError(f"throw {seq} has no die {index}")
-    die = RulesDie(value or old.dice[index].value, color or old.dice[index].color)
+        raise Refused(f"throw {seq} has no die {index}")
+    die = DieFace(value or old.dice[index].value, color or old.dice[index].color)
     app.record(Correct(seq, index, die))
     shown = app.shown
     if shown is not None and shown.key == key and index < len(shown.seen.thrown):
@@ -223,13 +222,13 @@ def _entered(action: dict[str, Any], ruleset: Ruleset) -> tuple[int | None, str 
     if isinstance(value, str) and value.isdigit():
         value = int(value)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6):
-        raise ActionError(f"a die shows 1 to 6, not {value!r}")
+        raise Refused(f"a die shows 1 to 6, not {value!r}")
     try:  # a colour name, and one of the set's (the rules' own check, as `score` and `game`)
         color = set_color(color, ruleset.dice_colors, ruleset.name)
     except ValueError as exc:
-        raise ActionError(str(exc)) from None
+        raise Refused(str(exc)) from None
     if value is None and color is None:
-        raise ActionError("enter the die's face or colour")
+        raise Refused("enter the die's face or colour")
     return value, color
 
 
@@ -237,15 +236,15 @@ def _penalty(action: dict[str, Any], current: str | None, players: list[str]) ->
     """A penalty on the player named (default: the one throwing)."""
     kind = action.get("penalty")
     if not isinstance(kind, str):
-        raise ActionError(f"penalty must be a word, not {kind!r}")
+        raise Refused(f"penalty must be a word, not {kind!r}")
     who = action.get("player") or current
     if not isinstance(who, str) or who not in players:
-        raise ActionError(f"no player {who!r} in this game")
+        raise Refused(f"no player {who!r} in this game")
     turns = action.get("turns")
     if turns in (None, "", 0) or kind not in TURNS_LOST:
         turns = 0
     elif isinstance(turns, bool) or not isinstance(turns, int) or not 0 < turns <= 20:
-        raise ActionError(f"turns lost must be a whole number from 1 to 20, not {turns!r}")
+        raise Refused(f"turns lost must be a whole number from 1 to 20, not {turns!r}")
     return Penalty(who, kind, turns)
 
 
@@ -254,11 +253,11 @@ def _playoff(name: str, action: dict[str, Any], game: Game) -> Action:
     if name == "shaharazad":
         who = action.get("player")
         if not isinstance(who, str) or who not in game.order:
-            raise ActionError(f"no player {who!r} in this game")
+            raise Refused(f"no player {who!r} in this game")
         return Action("shaharazad", who)
     leaders = game.leaders()
     if not leaders:
-        raise ActionError("nobody has reached the target")
+        raise Refused("nobody has reached the target")
     return Action(name, leaders[0])
 
 

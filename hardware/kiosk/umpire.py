@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from zonkcam.rules.actions import AnyAction, Bank, Keep, Spaz, Throw
-from zonkcam.rules.dice import Die as RulesDie
+from zonkcam.rules.dice import DieFace
 from zonkcam.rules.game import Game
 from zonkcam.rules.turn import IllegalAction
 from zonkcam.vision.dice import Die
@@ -125,15 +125,15 @@ def _unmatched(on_table: Sequence[Die], aside: Counter[int]) -> list[Die]:
     return out
 
 
-def _keep(new: Sequence[Die], last: Sequence[RulesDie], colors: bool) -> Keep:
+def _keep(new: Sequence[Die], last: Sequence[DieFace], colors: bool) -> Keep:
     """Keep by value, and by colour where the variant cares and the colours match the throw."""
     if colors:
         dice = tuple(_die(d, True) for d in new)
         if not Counter(dice) - Counter(last):
             return Keep(None, dice)
-    return Keep(None, tuple(RulesDie(d.value) for d in new if d.value is not None))
+    return Keep(None, tuple(DieFace(d.value) for d in new if d.value is not None))
 
 
-def _die(d: Die, colors: bool) -> RulesDie:
+def _die(d: Die, colors: bool) -> DieFace:
     assert d.value is not None
-    return RulesDie(d.value, d.color if colors and d.color else None)
+    return DieFace(d.value, d.color if colors and d.color else None)

@@ -38,8 +38,10 @@ MAX_BODY = 16_384  # bytes of one action: the largest real one is a few hundred
 MAX_STREAMS = 64  # open event streams (pages), well under the 1,024 files a service may hold
 
 
-class ActionError(ValueError):
-    """An action the game refuses; the message is shown to the scorekeeper."""
+class Refused(ValueError):
+    """An action of the page that the table refuses (the game's rules, a malformed log line, or
+    the page's own checks: `TableApp.act` turns `IllegalAction` and `rules.actions.ActionError`
+    into it); the message is shown to the scorekeeper."""
 
 
 class Table(Protocol):
@@ -396,7 +398,7 @@ class Kiosk:
             return JSONResponse({"error": 'expected {"action": NAME, ...}'}, status_code=400)
         try:
             result = await asyncio.to_thread(self.table.act, body)
-        except ActionError as exc:
+        except Refused as exc:
             return JSONResponse({"error": str(exc)}, status_code=409)
         return JSONResponse(result)
 

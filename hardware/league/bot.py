@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from zonkcam.rules.actions import AnyAction, Bank, Keep, Throw, parse_action
-from zonkcam.rules.dice import Die
+from zonkcam.rules.dice import DieFace
 from zonkcam.rules.game import Game
 
 BANK_AT = {0: 0, 1: 0, 2: 300, 3: 400, 4: 700, 5: 1000}
@@ -22,7 +22,7 @@ def next_action(game: Game, rng: random.Random) -> AnyAction | None:
     turn = game.live.turn if game.live is not None else None
     if turn is None or turn.state in ("over", "throw"):
         n = turn.dice_left if turn is not None and turn.state == "throw" else game.ruleset.dice
-        return Throw(player, tuple(Die(rng.randint(1, 6)) for _ in range(n)))
+        return Throw(player, tuple(DieFace(rng.randint(1, 6)) for _ in range(n)))
     last = turn.last
     best = last.best if last is not None else None
     assert last is not None and best is not None  # a throw with nothing to keep ends the turn
