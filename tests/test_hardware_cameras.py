@@ -5,12 +5,17 @@ import cv2
 import numpy as np
 import pytest
 from zonkcam.hardware.cameras import (
+    SOURCES,
     CameraError,
+    DemoCamera,
     Frame,
     FrameFolder,
     Reconnecting,
     VideoFile,
+    camera_opener,
+    is_live,
     open_camera,
+    source_for,
 )
 
 
@@ -82,6 +87,33 @@ def test_unknown_camera_spec(tmp_path):
         open_camera(str(tmp_path / "nothing-here"))
     with pytest.raises(CameraError, match="usb:N"):
         open_camera("usb:x")
+
+
+def test_an_unknown_source_is_refused_in_one_line_naming_every_source(tmp_path):
+    with pytest.raises(CameraError) as caught:
+        camera_opener("webcam")
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith("webcam: not a camera source")
+    assert all(s.usage in message for s in SOURCES)
+    with pytest.raises(CameraError, match="usb:N with N a camera number"):
+        camera_opener("usb:")  # named a USB camera, malformed: said so before anything opens
+
+
+def test_the_registry_tells_live_cameras_from_recordings_and_the_demo(tmp_path):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    video = tmp_path / "clip.avi"
+    video.write_bytes(b"")
+    assert [source_for(s).usage for s in ("pi", "usb:1", "demo", str(folder), str(video))] == [
+        "pi", "usb:N", "demo", "a folder of frames", "a video file"]
+    assert [is_live(s) for s in ("pi", "usb:0", "demo", str(folder), "nothing")] == [
+        True, True, False, False, False]
+
+
+def test_the_demo_opens_by_name_with_its_pace_as_an_option():
+    with open_camera("demo", realtime=False) as camera:
+        assert isinstance(camera, DemoCamera) and not camera.realtime
+        assert camera.read() is not None
 
 
 def test_pi_camera_without_picamera2_says_what_to_do():

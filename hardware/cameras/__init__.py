@@ -13,8 +13,9 @@ live camera stops delivering; `Reconnecting` turns that into retries with back-o
 reading dice (the same frame except on the Pi camera, whose low-resolution stream feeds the
 per-frame path and whose main stream is captured only when the dice are at rest).
 
-The sources live in their own modules of this package (`base`, `opencv`, `picamera`, `demo`);
-this module opens them by name, finds the one attached and reconnects a live one that fails.
+The sources live in their own modules of this package (`base`, `opencv`, `picamera`, `demo`),
+and `sources` names them (a registry: how each is named, opened, and whether it is live); this
+module opens them by name, finds the one attached and reconnects a live one that fails.
 Every name is importable from here. Beside them: `sensor_modes` and `mounting` (the Pi camera's
 modes, how high to mount a camera), `pi_still` (one picture as play takes it) and `stills` (a
 folder of photos as a capture source).
@@ -39,12 +40,13 @@ from zonkcam.hardware.cameras.picamera import (
     pi_cameras,
     picamera2_problem,
 )
+from zonkcam.hardware.cameras.sources import SOURCES, CameraOptions, Source, is_live, source_for
 
 __all__ = [
-    "PI_LOCKED", "BaseCamera", "Camera", "CameraError", "DemoCamera", "DemoPlayerLike",
-    "Frame", "FrameFolder", "PiCamera", "Reconnecting", "UsbCamera", "VideoFile", "camera_opener",
-    "detect_camera", "fixed_controls", "on_raspberry_pi", "open_camera", "pi_cameras",
-    "picamera2_problem",
+    "PI_LOCKED", "SOURCES", "BaseCamera", "Camera", "CameraError", "CameraOptions", "DemoCamera",
+    "DemoPlayerLike", "Frame", "FrameFolder", "PiCamera", "Reconnecting", "Source", "UsbCamera",
+    "VideoFile", "camera_opener", "detect_camera", "fixed_controls", "is_live", "on_raspberry_pi",
+    "open_camera", "pi_cameras", "picamera2_problem", "source_for",
 ]
 log = logging.getLogger(__name__)
 
@@ -95,37 +97,22 @@ class Reconnecting(BaseCamera):
         self._camera.close()
 
 
-
 def camera_opener(spec: str, fps: float | None = None, controls: dict | None = None
                   ) -> Callable[[], Camera]:
-    """How to (re)open a camera from its command-line name: pi, usb:N, a video file or a folder
-    (not demo). `controls`: the Pi camera's exposure, gains and focus from a table file
-    (`TableConfig.camera`, saved by `zonkcam calibrate`); play and capture both open the
+    """How to (re)open a camera from its command-line name (`sources.SOURCES`: pi, usb:N, demo,
+    a video file or a folder). `controls`: the Pi camera's exposure, gains and focus from a table
+    file (`TableConfig.camera`, saved by `zonkcam calibrate`); play and capture both open the
     camera here, so a throw is seen the same way by both."""
-    if spec == "pi":
-        return lambda: PiCamera(controls=controls)
-    if spec.startswith("usb:"):
-        index = spec.removeprefix("usb:")
-        if not index.isdigit():
-            raise CameraError(f"{spec}: expected usb:N with N a camera number")
-        return lambda: UsbCamera(int(index))
-    path = Path(spec)
-    if path.is_dir():
-        return lambda: FrameFolder(path, fps or 30.0)
-    if path.is_file():
-        return lambda: VideoFile(path, fps)
-    raise CameraError(f"{spec}: not a camera (pi, usb:N, demo), a video file or a folder of frames")
+    return source_for(spec).opener(spec, CameraOptions(fps=fps, controls=controls))
 
 
 def open_camera(spec: str, fps: float | None = None, realtime: bool = True,
                 controls: dict | None = None) -> Camera:
     """A camera from its command-line name: pi, usb:N, demo, a video file or a folder; a live
     camera is reopened when it fails (`Reconnecting`)."""
-    if spec == "demo":
-        return DemoCamera(realtime=realtime)
-    opener = camera_opener(spec, fps, controls)
-    return Reconnecting(opener) if spec == "pi" or spec.startswith("usb:") else opener()
-
+    source = source_for(spec)
+    opener = source.opener(spec, CameraOptions(fps, realtime, controls))
+    return Reconnecting(opener) if source.live else opener()
 
 
 def detect_camera() -> str:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import cv2
-from zonkcam.hardware.cameras import CameraError, camera_opener
+from zonkcam.hardware.cameras import CameraError, camera_opener, is_live
 from zonkcam.vision.table import TableConfig, TableConfigError
 
 WARM_UP_FRAMES = 10  # frames read before the picture: the fixed controls take a few to apply
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--camera", default="pi", help="pi or usb:N (default: pi)")
     p.add_argument("-o", "--out", type=Path, required=True, metavar="FILE", help="a .jpg or .png")
     args = p.parse_args(argv)
-    if args.camera != "pi" and not args.camera.startswith("usb:"):
+    if not is_live(args.camera):
         return _fail(f"--camera {args.camera}: expected pi or usb:N")
     if args.out.suffix.lower() not in (".jpg", ".jpeg", ".png"):
         return _fail(f"--out {args.out}: give a .jpg or .png file")

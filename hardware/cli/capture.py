@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    from zonkcam.hardware.cameras import CameraError, DemoCamera, open_camera
+    from zonkcam.hardware.cameras import CameraError, open_camera
     from zonkcam.models.captures import CaptureSet
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.model import ModelError
@@ -52,8 +52,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
         # The Pi camera opens as `zonkcam play` opens it: with the table file's fixed
         # exposure, white balance and focus, so captured throws look like played ones.
         table = TableConfig.load(args.table) if args.table else None
-        camera = (DemoCamera(realtime=False) if args.camera == "demo"
-                  else open_camera(args.camera, args.fps, controls=table.camera if table else None))
+        camera = open_camera(args.camera, args.fps, realtime=False,  # the demo runs flat out
+                             controls=table.camera if table else None)
         reader = Reader(model, dice_set=args.dice_set, overhead=True)
         table = table or getattr(camera, "table", None)
     except (CameraError, ModelError, RegistryError, TableConfigError) as exc:

@@ -293,10 +293,10 @@ def _still_frames(source: Path) -> list:
 def _camera_still(spec: str):
     """A full-resolution picture from a live camera once its automatic controls have settled,
     and (Pi camera) the exposure, gains and focus it was fixed at."""
-    from zonkcam.hardware.cameras import CameraError
+    from zonkcam.hardware.cameras import CameraError, is_live
     from zonkcam.hardware.cli.play import open_source
 
-    if spec != "pi" and not spec.startswith("usb:"):
+    if not is_live(spec):
         raise CliError(f"--camera {spec}: expected pi or usb:N (for footage, give the file)")
     try:
         camera = open_source(spec, None)()

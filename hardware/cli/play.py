@@ -221,10 +221,10 @@ def open_source(spec: str, fps: float | None, controls: dict | None = None) -> C
     """How to (re)open a camera source, as `cameras.camera_opener` opens it for capture too;
     recorded footage plays in real time, as a camera would. `controls`: the Pi camera's
     exposure, gains and focus saved by `zonkcam calibrate`."""
-    from zonkcam.hardware.cameras import camera_opener
+    from zonkcam.hardware.cameras import camera_opener, source_for
 
     opener = camera_opener(spec, fps, controls)
-    if spec == "pi" or spec.startswith("usb:"):
+    if source_for(spec).live:
         return opener
     return lambda: Paced(opener())
 
