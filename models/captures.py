@@ -186,15 +186,6 @@ class CaptureSet:
             done += 1
         return done
 
-    def mark_reviewed(self, name: str) -> None:
-        """A person accepts a frame's reads as they are: each die with a value is confirmed."""
-        meta = self.meta(name)
-        meta["reviewed"] = True
-        for entry in meta["dice"]:
-            if entry["value"] is not None:
-                entry.update(confidence=1.0, flagged=False)
-        _write_atomic(self.root / "meta" / f"{name}.json", json.dumps(meta, indent=1).encode())
-
     def prune(self) -> list[str]:
         """Delete the oldest unreviewed frames until the set fits its size cap."""
         if self.max_bytes is None:

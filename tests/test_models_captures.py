@@ -41,8 +41,6 @@ def test_review_queue_is_least_confident_first_and_corrections_rewrite_labels(tm
     assert meta["reviewed"] and meta["dice"][1]["value"] == 4 and meta["dice"][1]["confidence"] == 1.0
     # only the die a person set leaves the queue; its neighbour was never looked at
     assert [(item.name, item.die) for item in captures.review_queue()] == [(b, 1), (b, 0), (a, 0)]
-    captures.mark_reviewed(b)  # a person accepts a frame as read: its dice with a value
-    assert [(item.name, item.die) for item in captures.review_queue()] == [(b, 1), (a, 0)]
     with pytest.raises(CaptureError, match="no die 5"):
         captures.correct(a, 5, value=1)
     with pytest.raises(CaptureError, match="face value"):
@@ -68,7 +66,7 @@ def test_rejected_candidates_are_kept_for_review_unless_on_a_die(tmp_path):
 def test_size_cap_prunes_oldest_unreviewed_never_reviewed(tmp_path):
     captures = CaptureSet(tmp_path, max_bytes=None)
     names = [captures.add(frame(i), [die(2, 0.95)]) for i in range(4)]
-    captures.mark_reviewed(names[0])
+    captures.correct(names[0], 0, value=2)  # a person confirmed its die: the frame is reviewed
     per_frame = captures._bytes(names[1])
     captures.max_bytes = int(per_frame * 2.5)
     removed = captures.prune()
