@@ -13,8 +13,7 @@ Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
 TYPICAL_SIZE_FROM = 3  # dice read at the first look needed for a median size to go by
 # A die found under this share of the median size of the picture's dice (three or more read)
 # is dropped: a speck on the table, read again at the dice's size, passes for a one (a dot on a
-# plain face). On the 200 byler photos 16 of 26 false dice, none real; on the `tune` groups as
-# many exact pictures as before (0.55 cost one).
+# plain face). Measured: docs/recognizer.md, "How it works" 6.
 LEAST_OF_TYPICAL = 0.5
 # ... and, read unsurely, over this multiple of it: the grain of a table seen at a zoom that
 # shows small dice passes for a die of two or three times their size (issue 36's phone photos).
@@ -23,8 +22,8 @@ MOST_OF_TYPICAL = 2.5
 
 def typical_size(found: Sequence[Candidate], known: float | None, rejects: Judge) -> float | None:
     """The median proposed size of the dice read, once there are enough to go by, else the size
-    the caller `known` (a live table's dice: 26016, throw 11, a lone die proposed at 2.4 times
-    its size, seen as a square only at the dice's size)."""
+    the caller `known` (a live table's dice: a lone die proposed at over twice its size is seen
+    as a square only at the dice's size)."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
     return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else known
 
@@ -47,10 +46,10 @@ def alike_in_size(found: list[Candidate], rejects: Judge, unsure: Judge, overhea
 def one_per_die(found: list[Candidate], rejects: Judge, at: list[Proposal] | None = None,
                 first: Collection[int] = ()) -> list[Candidate]:
     """Of two dice read closer than `apart` allows for the picture's median die size, the one
-    the proposer was surer of. `decode` already keeps proposals apart by their own sizes, but a
-    die proposed at half its size can hold two proposals, and both read. `at`: where each
-    candidate was read, when not at its proposal; `first`: candidates (indices) kept before the
-    others, as read where they are seen better."""
+    the proposer was surer of (measured: docs/recognizer.md, "How it works" 5). `decode` already
+    keeps proposals apart by their own sizes, but a die proposed at half its size can hold two
+    proposals, and both read. `at`: where each candidate was read, when not at its proposal;
+    `first`: candidates (indices) kept before the others, as read where they are seen better."""
     at = at or [c.proposal for c in found]
     dice = sorted((i for i, c in enumerate(found) if not rejects(c)),
                   key=lambda i: (i not in first, -found[i].proposal.score))

@@ -1,5 +1,6 @@
 """Overhead cameras: dice the proposer missed, or merged with a neighbour, found where the
-table shows them (what stands out from the table around each die read)."""
+table shows them (what stands out from the table around each die read). Why, and what it was
+measured to gain: docs/live.md, "Dice the proposer missed or merged"."""
 from __future__ import annotations
 
 import cv2

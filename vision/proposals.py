@@ -13,7 +13,7 @@ NMS_FRACTION = 0.6  # touching dice have centres about one die apart
 # Peaks of the heatmap are kept apart by less in photos: a die proposed beside its neighbour at
 # up to 1.6 times its size (the neighbour's sides and shadow taken in) would hide it at 0.6. On
 # the byler photos 2 more exact (recall 0.981 -> 0.985), on the `tune` groups 2 more (0.5: as
-# many; 0.35 none); the dice kept apart after reading (`Reader._one_per_die`) still are at 0.6,
+# many; 0.35 none); the dice kept apart after reading (`die_sizes.one_per_die`) still are at 0.6,
 # and so are peaks seen from overhead, where a die leaning on another makes two (22008, throw
 # 11: a cocked three read twice) and the overhead reader finds dice merged with a neighbour.
 PEAKS_APART = 0.45

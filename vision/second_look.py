@@ -12,23 +12,19 @@ from zonkcam.vision.die_sizes import typical_size
 from zonkcam.vision.faces import colour_views
 from zonkcam.vision.proposals import Proposal, apart
 
+# Scales and thresholds chosen on rune55's `tune` groups; what each gained is in
+# docs/recognizer.md, "How it works" 4.
 # A die read less surely than `crop_reader.SECOND_LOOK_BELOW` is read again at these multiples
-# of the proposed size, and the surest read is kept. Chosen on rune55's `tune` groups.
+# of the proposed size, and the surest read is kept.
 SECOND_LOOK_SCALES = (0.65, 1.2, 2.0)
-# A rejected candidate the proposer is fairly sure of gets a second look too (its size is the
-# usual culprit: a die proposed at half or twice its size reads as "not a die"); it is taken
-# back only on a sure read, and not beside a die already read. Scales and thresholds chosen on
-# the `tune` groups: against the former second look (unsure dice only, at 0.8, 1.2, 1.5 and
-# 2×) 32 more dice read right and 5 fewer misread of 1,414, one more false die, 8% more crops.
 # A die proposed at a size out of line with the picture's other dice (the proposer sized it by a
-# neighbour, or by a pip) is read again at their median size. On the `tune` groups: one more
-# exact picture of 350 (2 more dice read right); on drawn throws, misread dice 18 of 1,372 -> 13.
+# neighbour, or by a pip) is read again at their median size.
 OUT_OF_LINE = (0.7, 1.45)
+# A rejected candidate the proposer is fairly sure of gets a second look too (its size is the
+# usual culprit); it is taken back only on a sure read, and not beside a die already read.
 SECOND_LOOK_REJECTED_SCORE = 0.3
 SECOND_LOOK_REJECTED_SURE = 0.9
 # 1.3: a taught picture face the proposer boxes at 0.7-0.9 of its size reads "not a die" there
-# (issue 37's rune55 proxy: 70 -> 73 of 84 new faces read right with the taught model; the
-# shipped model's figures there, on the audited held-out photos and on 120 `tune` photos alike)
 SECOND_LOOK_REJECTED_SCALES = (0.5, 1.3, 2.0)
 
 # (candidate, the proposal looked at, crop, patch, angle)

@@ -1,5 +1,6 @@
 """Overhead cameras: a die lying flat shows a square top face, and is read again at the square
-its silhouette against the table makes."""
+its silhouette against the table makes. Why, and what it was measured to gain: docs/live.md,
+"Read at the die's square"."""
 from __future__ import annotations
 
 import cv2
@@ -13,8 +14,7 @@ from zonkcam.vision.silhouette import silhouette
 
 # A die whose silhouette is this near a square, and within these multiples of a die's size (the
 # median of the dice read, from three; else its proposed size), is read again at the square (its
-# top face seen from above). Chosen on drawn throws (seeds 2000-2019): 0.7-1.3 read 9 dice of
-# 1,265 wrong, 0.5-1.5 read 4, without the square 11.
+# top face seen from above). Chosen on drawn throws: a narrower range of sizes read more dice wrong.
 SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
 PIPS_TO_DIE = 1.6  # a die's size for a pip's box the proposer made (measured 20-21 px for 34)
@@ -27,10 +27,9 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
     and of two dice whose squares coincide (two pips of a two, each proposed as a die) one is
     kept. The box becomes the square's (turned as the die is), so that a die proposed at a pip
     in one frame and at its middle in the next lies in one place, at a die's size: the stream
-    measures dice by their boxes (the proposer's sizes: a median 1.11 times the dice's, p95
-    1.35, on simulated throws; the squares': 1.00, p95 1.01). In a photo taken at a slant a
-    silhouette holds a side as well, so only overhead cameras get this (on rune55's `tune`
-    photos: exact pictures 0.649 -> 0.631)."""
+    measures dice by their boxes, and the proposer's run large. In a photo taken at a slant a
+    silhouette holds a side as well (it read fewer photos exactly), so only overhead cameras
+    get this."""
     dice = [i for i, c in enumerate(found) if not reader._rejects(c)]
     typical = typical_size(found, size, reader._rejects)
     squares: dict[int, Proposal] = {}
@@ -40,9 +39,8 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
         # whole, or else cut off where another die is nearer: a die read twice, at two of its
         # pips, is cut in two halves that can pass for small squares; at the typical size, or
         # else at its own or a die's when the typical is a pip's (most dice proposed at their
-        # pips: seed 13006, throw 5, a blue two read as a one) and, where the caller knows the
-        # dice's size (a live table's), of about that: a die and one leaning on it made a
-        # square 1.8 dice wide (seed 32012, throw 1)
+        # pips) and, where the caller knows the dice's size (a live table's), of about that: a
+        # die and one leaning on it can make a square nearly two dice wide
         sizes = dict.fromkeys((typical or p.size, p.size, PIPS_TO_DIE * (typical or p.size)))
         q = next((q for at in sizes for near in ([], others)
                   if (q := square(image, p, near, at)) is not None
