@@ -37,6 +37,33 @@ def test_split_is_by_frame_fixed_and_gives_the_held_back_part_verified_frames():
     assert len({f.key for f in held} - {f.key for f in bigger}) <= 3  # new captures barely move it
 
 
+def test_the_split_and_folds_follow_the_pictures_not_the_capture_clock(tmp_path):
+    # the same photos captured twice get other names (the clock); they must split the same way
+    from zonkcam.models.finetune import fold_frames
+
+    rng = np.random.default_rng(0)
+    pictures = [rng.integers(0, 255, (40, 40, 3), np.uint8) for _ in range(12)]
+    die = Die(3, "red", 0.95, 0.9, (5, 5, 25, 25), (15, 15), 0.0, "ok")
+
+    def capture(folder):
+        captures = CaptureSet(tmp_path / folder, max_bytes=None)
+        names = [captures.add(p, [die], "m") for p in pictures]
+        for name in names[::3]:
+            captures.correct(name, 0, value=3)
+        return load_frames(tmp_path / folder)
+
+    def by_picture(frames):
+        return {f.key.split("/")[1]: f.image.read_bytes() for f in frames}
+
+    first, second = capture("a"), capture("b")
+    pa, pb = by_picture(first), by_picture(second)
+    assert set(pa) != set(pb)  # other names
+    for part_a, part_b in zip(fold_frames(first, 3), fold_frames(second, 3), strict=True):
+        assert [pa[f.key.split("/")[1]] for f in part_a] == [pb[f.key.split("/")[1]] for f in part_b]
+    for part_a, part_b in zip(split_frames(first), split_frames(second), strict=True):
+        assert [pa[f.key.split("/")[1]] for f in part_a] == [pb[f.key.split("/")[1]] for f in part_b]
+
+
 def test_capture_folders_load_with_person_set_dice_verified(tmp_path):
     captures = CaptureSet(tmp_path / "cap", max_bytes=None)
     image = np.full((60, 200, 3), 80, np.uint8)
@@ -53,6 +80,19 @@ def test_capture_folders_load_with_person_set_dice_verified(tmp_path):
     assert [(d.value, d.verified, d.confident) for d in loaded.dice] == [
         (2, False, True), (6, True, True), (4, False, False), (0, True, True), (None, False, False)]
     assert loaded.dice[1].cx == 60 and loaded.dice[1].size == 30
+
+
+def test_a_bad_crop_is_never_relabelled(tmp_path):
+    # a box round two dice, or a die cut off: a model sure of a face there must not teach it
+    from zonkcam.models.finetune import relabelable
+
+    captures = CaptureSet(tmp_path / "cap", max_bytes=None)
+    die = Die(5, "red", 0.95, 0.9, (5, 10, 35, 40), (20, 25), 0.0, "ok")
+    pair = Die(6, "red", 0.97, 0.9, (50, 5, 190, 55), (120, 30), 0.0, "ok")
+    name = captures.add(np.full((60, 200, 3), 80, np.uint8), [die, pair], "m")
+    captures.dismiss(name, 1, "bad_crop")
+    (loaded,) = load_frames(tmp_path / "cap")
+    assert [(d.bad_crop, relabelable(d)) for d in loaded.dice] == [(False, True), (True, False)]
 
 
 def test_value_accuracy_counts_a_dropped_non_die_as_right():
