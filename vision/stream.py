@@ -47,12 +47,12 @@ from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.looks import Look, face_unchanged
 from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.reread import tops_read_again, unsure_read_again
 from zonkcam.vision.silhouette import silhouette
-from zonkcam.vision.stacked import mark_stacked, top_face_centre
+from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
 from zonkcam.vision.throws import (
     FLAGS,
-    STACKED,
     TWICE,
     ThrowEvent,
     ThrowTracker,
@@ -65,8 +65,6 @@ from zonkcam.vision.throws import (
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
 WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
-TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this much smaller,
-# so that the crop's margin leaves out the die below
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
 UNMOVED_REACH = 0.3  # die sides round where it lay that it is looked for
@@ -405,6 +403,7 @@ class ThrowStream:
         before = self._settled[1] if self._settled is not None else []
         dice = self._in_place(dice, image)
         dice = self._with_missed(dice, image)
+        dice = self._unsure_read_again(dice, image, before)
         if len(dice) >= 3:  # dice of a set are one size: a few read far off it do not move it
             self._side = die_size(dice)
             self.motion.set_die_side(self._side, image.shape[1])
@@ -426,39 +425,23 @@ class ThrowStream:
         return dice
 
     def _tops_read_again(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
-        """Stacked dice read again at their top die's face (`stacked.top_face_centre`) in each
-        of the `quorum`'s pictures, if the reader can read at a place, as a die of the dice's
-        size and of `TOP_CROP` of it; these and the quorum's own reads of the die vote, and a
-        value given more often than the one voted replaces it. Each view fails its own way:
-        the proposer's crop takes in the sliver of the die below (seed 10001, throw 1: a five
-        read as a four in some frames; 18014, throw 4: in every frame); at the face, a crop of
-        a die's size can take in a pip of the die below at its margin (13000, throw 8, and
-        9008, throw 4: a one read as a two in half the frames); a narrower one can lose a
-        corner pip or take in the die below's edge (18008, throw 3: a four read as a two in
-        a third of the frames; 13008, throw 4: a red one on a white die as a two in every
-        frame). Two views agreeing outvote the third in all six."""
+        """Stacked dice read again at their top die's face, if the reader can read at a place
+        (`reread.tops_read_again`)."""
         read_at = getattr(self.reader, "read_at", None)
         if read_at is None or not any(d.status == "stacked" for d in dice):
             return dice
-        side = self._side or die_size(dice)
-        out = []
-        for d in dice:
-            if d.status == "stacked":
-                others = [o.center for o in dice if o is not d]
-                tops = [(image, top) for image in self._pictures
-                        if (top := top_face_centre(image, d.center, side, others)) is not None]
-                again = [a for image, top in tops for size in (side, TOP_CROP * side)
-                         for a in read_at(image, [top], size)[:1] if a.value is not None]
-                votes = Counter(a.value for a in again) + Counter(
-                    o.value for reading in quorum for o in reading
-                    if o.value is not None and _sides_to(o.center, [d], side)[0] < STACKED)
-                best = max(votes, key=votes.__getitem__, default=d.value)
-                if votes[best] > votes[d.value]:
-                    a = max((a for a in again if a.value == best), key=lambda a: a.confidence)
-                    d = replace(d, value=a.value, color=a.color, confidence=a.confidence,
-                                color_confidence=a.color_confidence)
-            out.append(d)
-        return out
+        return tops_read_again(dice, quorum, self._pictures, read_at, self._side or die_size(dice))
+
+    def _unsure_read_again(self, dice: list[Die], image: np.ndarray, before: list[Die]
+                           ) -> list[Die]:
+        """Dice read unsure, other than those lying as at the last settle (`before`), read
+        again at larger crops, if the reader can read at a place (`reread.unsure_read_again`)."""
+        read_at = getattr(self.reader, "read_at", None)
+        if read_at is None:
+            return dice
+        table = self.tracker.table
+        return unsure_read_again(dice, image, read_at, self._side or die_size(dice),
+                                 table.polygon if table else None, before)
 
     def _with_missed(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """`dice` with those the recognizer did not find where the picture changed since the

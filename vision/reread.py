@@ -1,0 +1,105 @@
+"""Settled dice read again at their places, where the reader can read at a place (`read_at`).
+
+Two cases, each decided by reads that fail differently from the quorum's (whose pictures differ
+by sensor noise alone, so a die misread in one is misread in all three):
+
+- `unsure_read_again`: a die read under `UNSURE` is read again at its square at `AGAIN` times
+  the dice's size, and takes the value both of these give, if they agree on another one. At
+  the settles of 20 unkind games (64000-64019, `--reader model`, a /tmp script) the dice read
+  wrong under 0.9 were fours read as fives, sixes as fours (0.39-0.73 sure) and a one as
+  a two (0.90); read at 1.2 and 1.3 times their size they read right, 0.71-0.97 sure; a
+  three read as a one (a picture die's blurred face) read as a one at every size. None of the
+  61 reads of dice read right under 0.9 would change (one six read at 0.42 read as a four at
+  1.2 times, as a six at 1.3). A misread die spoils its throw and each later one that keeps or
+  picks it up (64014: a six read as a four, three throws). The model reader on those games:
+  206 -> 214 of 240 exact (at 0.8).
+- `tops_read_again`: a stacked die's top die read at its face (`stacked.top_face_centre`).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
+from zonkcam.vision.dice import Die
+from zonkcam.vision.stacked import top_face_centre
+from zonkcam.vision.throws import STACKED
+
+ReadAt = Callable[..., list[Die]]  # (image, points, size, table=None) -> dice read there
+
+UNSURE = 0.9  # a die read less sure than this is read again
+AGAIN = (1.2, 1.3)  # of the dice's size: the crops it is read again at
+TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this much smaller,
+# so that the crop's margin leaves out the die below
+
+
+def _sides_apart(a: tuple[float, float], b: tuple[float, float], side: float) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1])) / side
+
+
+def unsure_read_again(dice: list[Die], image: np.ndarray, read_at: ReadAt, side: float,
+                      table: Sequence[tuple[int, int]] | None = None,
+                      settled: Sequence[Die] = ()) -> list[Die]:
+    """`dice`, each lying flat (on the table or off it) and read under `UNSURE` read again
+    at `AGAIN` times `side` (one call a size, for all such dice); where both reads give one
+    value other than its own, with its status, it takes the surer of them (value, colour,
+    confidences; its place stays). Dice in `settled` (lying as at the last settle, read then)
+    are left alone."""
+    unsure = [i for i, d in enumerate(dice) if d.status in ("ok", "off_table")
+              and d.confidence < UNSURE and all(d is not s for s in settled)]
+    if not unsure:
+        return dice
+    points = [dice[i].center for i in unsure]
+    views: list[list[Die | None]] = []
+    for f in AGAIN:
+        found = read_at(image, points, f * side, table)
+        # a read "not a die" gives none: each point takes the read nearest it
+        views.append([min((a for a in found if _sides_apart(a.center, p, side) < 0.5),
+                          key=lambda a, p=p: _sides_apart(a.center, p, side), default=None)
+                      for p in points])
+    out = list(dice)
+    for k, i in enumerate(unsure):
+        d, again = dice[i], [v[k] for v in views]
+        if any(a is None or a.value is None for a in again):
+            continue
+        values = {a.value for a in again if a is not None}
+        if len(values) != 1 or d.value in values:
+            continue
+        best = max((a for a in again if a is not None), key=lambda a: a.confidence)
+        if best.status == d.status:
+            out[i] = replace(d, value=best.value, color=best.color, confidence=best.confidence,
+                             color_confidence=best.color_confidence)
+    return out
+
+
+def tops_read_again(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[np.ndarray],
+                    read_at: ReadAt, side: float) -> list[Die]:
+    """Stacked dice read again at their top die's face (`stacked.top_face_centre`) in each of
+    the quorum's `pictures`, as a die of the dice's size and of `TOP_CROP` of it; these and the
+    `quorum`'s own reads of the die vote, and a value given more often than the one voted
+    replaces it. Each view fails its own way: the proposer's crop takes in the sliver of the
+    die below (seed 10001, throw 1: a five read as a four in some frames; 18014, throw 4: in
+    every frame); at the face, a crop of a die's size can take in a pip of the die below at
+    its margin (13000, throw 8, and 9008, throw 4: a one read as a two in half the frames); a
+    narrower one can lose a corner pip or take in the die below's edge (18008, throw 3: a four
+    read as a two in a third of the frames; 13008, throw 4: a red one on a white die as a two
+    in every frame). Two views agreeing outvote the third in all six."""
+    out = []
+    for d in dice:
+        if d.status == "stacked":
+            others = [o.center for o in dice if o is not d]
+            tops = [(image, top) for image in pictures
+                    if (top := top_face_centre(image, d.center, side, others)) is not None]
+            again = [a for image, top in tops for size in (side, TOP_CROP * side)
+                     for a in read_at(image, [top], size)[:1] if a.value is not None]
+            votes = Counter(a.value for a in again) + Counter(
+                o.value for reading in quorum for o in reading
+                if o.value is not None and _sides_apart(o.center, d.center, side) < STACKED)
+            best = max(votes, key=votes.__getitem__, default=d.value)
+            if votes[best] > votes[d.value]:
+                a = max((a for a in again if a.value == best), key=lambda a: a.confidence)
+                d = replace(d, value=a.value, color=a.color, confidence=a.confidence,
+                            color_confidence=a.color_confidence)
+        out.append(d)
+    return out
