@@ -353,3 +353,25 @@ def test_a_die_read_cocked_in_some_pictures_and_flat_in_others_is_decided_on_the
         [decided] = [d for d in stream._cocked_or_flat([*others, voted], quorum)
                      if d.center == (120, 150)]
         assert (decided.status, decided.value) == (("cocked", None) if leaning else ("ok", 4))
+
+
+def test_a_read_wider_than_a_quarter_of_the_picture_is_no_die_before_the_size_is_known():
+    # seed 63001, throw 0: at the first settle a four read 360 px across, centred among the
+    # six dice, in three pictures of four; the quorum lost a die
+    patch = Die(4, "white", 0.9, 0.9, (155, 57, 514, 417), (335, 237), 0.0, "ok")
+    dice = [die(420, 160, 1), die(240, 160, 2)]
+
+    class PatchUnsized(Scripted):
+        """Reads the patch alone unless told the dice's size."""
+
+        def read(self, image, table=None, size=None):
+            self.dice = [patch] if size is None else dice
+            return super().read(image, table, size)
+
+    picture = np.zeros((480, 640, 3), np.uint8)
+    stream = ThrowStream(PatchUnsized([]))
+    assert stream._side is None and stream._read(picture) == []
+    # a picture read since the motion stopped tells the size: read again at it
+    stream._early.append(dice)
+    assert [(d.value, d.center) for d in stream._read(picture)] == [(2, (240, 160)),
+                                                                    (1, (420, 160))]

@@ -47,6 +47,7 @@ from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.looks import Look, face_unchanged
 from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import tops_read_again, unsure_read_again
 from zonkcam.vision.silhouette import silhouette
 from zonkcam.vision.stacked import mark_stacked
@@ -68,6 +69,8 @@ WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
 UNMOVED_REACH = 0.3  # die sides round where it lay that it is looked for
+LARGEST = 0.25  # of the picture's shorter side: a read whose box is wider is no die (a camera
+# that shows a tray of dice with the table round it shows a die far smaller)
 
 
 class DiceReader(Protocol):
@@ -107,38 +110,6 @@ class StreamStats:
             "latency_ms_median": med(self.latency_ms),
             "latency_ms_max": round(max(self.latency_ms), 1) if self.latency_ms else None,
         }
-
-
-def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
-    """Per-die majority over the readings: (dice, agreed).
-
-    Dice are grouped by position across the readings. A group is decided when at least two
-    readings agree on it — on its value, colour and status, or on there being no die there.
-    `agreed` is True when every group is decided; otherwise each group falls back to its most
-    common answer.
-    """
-    size = die_size([d for r in readings for d in r])
-    groups: list[dict[int, Die]] = []
-    for k, reading in enumerate(readings):
-        for d in reading:
-            best = min((g for g in groups if k not in g),
-                       key=lambda g: _gap(g, d), default=None)
-            if best is not None and _gap(best, d) < 0.5 * size:
-                best[k] = d
-            else:
-                groups.append({k: d})
-    need = min(2, len(readings))
-    dice, agreed = [], True
-    for g in groups:
-        votes = Counter((d.value, d.color, d.status) for d in g.values())
-        absent = len(readings) - len(g)
-        key, n = votes.most_common(1)[0]
-        if max(n, absent) < need:
-            agreed = False
-        if n >= absent:
-            dice.append(max((d for d in g.values() if (d.value, d.color, d.status) == key),
-                            key=lambda d: d.confidence))
-    return sorted(dice, key=reading_order), agreed
 
 
 def _sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[float]:
@@ -192,9 +163,9 @@ def _where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, fl
     return float(found[r - 1:r + 2, r - 1:r + 2].max()), float(np.hypot(bx - r, by - r))
 
 
-def _gap(group: dict[int, Die], d: Die) -> float:
-    last = group[max(group)]
-    return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
+def _wide(d: Die) -> int:
+    """A die's box's longer side, in px."""
+    return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
 
 
 class ThrowStream:
@@ -230,6 +201,9 @@ class ThrowStream:
         self._side: float | None = None  # the dice's face side (px), from a settle of 3 or more
         self._cocked_values: dict[tuple[float, float], int] = {}  # centre: value read, this settle
         self._looks: dict[Die, Look] = {}  # dice on the table or picked up: as last read
+        # dice of the last settle seen where they lay since the rolling began (None: not told,
+        # the frames fed are not the pictures read)
+        self._stayed: list[Die] | None = []
 
     @property
     def expecting(self) -> bool:
@@ -256,6 +230,8 @@ class ThrowStream:
         self.stats.frames += 1
         self.stats.motion_s += self.clock() - start
         event = None
+        if update.moving and update.rolling:
+            self._watch(frame, full is None)
         if update.moving:
             self._early.clear()
             self._pictures.clear()
@@ -283,6 +259,28 @@ class ThrowStream:
             self.stats.latency_ms.append(latency)
         return event
 
+    def _watch(self, frame: np.ndarray, read_here: bool) -> None:
+        """Note the dice of the last settle that `frame` shows where they lay, as they lay
+        (`Look.seen_at`), while dice roll: a kept die a thrown die knocks lies there until it
+        is hit; one picked up is gone before the throw (`ThrowTracker.settle`'s `stayed`).
+        Only where the frames are the pictures read (`read_here`), whose pixels the looks
+        are in; a few dice a frame, each until it is seen."""
+        if not read_here:
+            self._stayed = None
+        if self._stayed is None:
+            return
+        for d in self.tracker.on_table:
+            look = self._looks.get(d)
+            if look is not None and all(d is not s for s in self._stayed) and \
+                    look.seen_at(frame, look.center):
+                self._stayed.append(d)
+
+    def _stayed_put(self, old: Die) -> bool:
+        """Whether die `old` was seen where it lay since the rolling began (True where that
+        cannot be told)."""
+        return self._stayed is None or old not in self._looks or \
+            any(old is s for s in self._stayed)
+
     def _read(self, image: np.ndarray) -> list[Die]:
         start = self.clock()
         if self._find:
@@ -290,7 +288,19 @@ class ThrowStream:
         table = None
         if self.table is not None:  # the calibration, in the pixels of the pictures read
             table = self.tracker.table = self.table.scaled(image.shape[1], image.shape[0])
-        reading = self.reader.read(image, table.polygon if table else None, self._side)
+        polygon = table.polygon if table else None
+        reading = self.reader.read(image, polygon, self._side)
+        # before the dice's size is known (`mark_geometry`'s `WIDEST`), the reader can take a
+        # patch of the table holding the dice for the picture's one die (seed 63001, throw 0:
+        # a four 360 px across, centred among the six dice, in three pictures of four; the
+        # quorum lost a die and the throw was `spaz, lost`, the next `knocked`): such a
+        # picture is read again at the size of the dice read since the motion stopped
+        largest = LARGEST * min(image.shape[:2])
+        if any(_wide(d) > largest for d in reading.dice):
+            since = [d for read in (*self._early, *(self._reads or [])) for d in read]
+            if self._side is None and since:
+                reading = self.reader.read(image, polygon, die_size(since))
+            reading = replace(reading, dice=[d for d in reading.dice if _wide(d) <= largest])
         self.last_image, self.last_unread = image, reading.rejected
         self._pictures.append(image)
         self.stats.read_ms.append(1000 * (self.clock() - start))
@@ -325,7 +335,8 @@ class ThrowStream:
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled, alike=self._alike, left=self._left,
-                                      shifted=self._shifted)
+                                      shifted=self._shifted, stayed=self._stayed_put)
+        self._stayed = [] if self._stayed is not None else None
         self._remember(self.tracker.on_table)
         assert self.last_image is not None
         self.motion.set_resting([d.center for d in self.tracker.on_table],
@@ -342,32 +353,8 @@ class ThrowStream:
 
     def _cocked_or_flat(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
         """The voted `dice`, each read cocked in some of the `quorum`'s pictures and flat in
-        others decided again on their mean (`looks_cocked`, at the voted die's centre and the
-        dice's size): a top face near the cocked test's bounds flickers with the picture's
-        noise and the read's centre and size, and the vote followed two pictures of three (seed
-        63012, throw 5: a white one lying flat by the wall called cocked in two reads of five,
-        two of the quorum's three). A die decided flat takes the value read most often flat."""
-        if len(self._pictures) < 2:
-            return dice
-        side = self._side or die_size(dice)
-        mean: np.ndarray | None = None
-        out = []
-        for d in dice:
-            near = [o for reading in quorum for o in reading
-                    if o.status in ("ok", "unreadable", "cocked")
-                    and _sides_to(o.center, [d], side)[0] < 0.5]
-            flat = [o for o in near if o.status != "cocked"]
-            if flat and len(flat) < len(near) and d.status in ("ok", "unreadable", "cocked"):
-                if mean is None:
-                    mean = np.mean(np.stack(self._pictures), axis=0).astype(np.uint8)
-                others = [o.center for o in dice if o is not d]
-                if looks_cocked(mean, d.center, side, others):
-                    d = d if d.status == "cocked" else replace(d, value=None, status="cocked")
-                elif d.status == "cocked":
-                    value = Counter(o.value for o in flat).most_common(1)[0][0]
-                    d = max((o for o in flat if o.value == value), key=lambda o: o.confidence)
-            out.append(d)
-        return out
+        others, decided again on their mean (`quorum.cocked_or_flat`)."""
+        return cocked_or_flat(dice, quorum, self._pictures, self._side or die_size(dice))
 
     def _alike(self, old: Die, new: Die) -> bool:
         """Whether the settled picture shows die `old`, as it was last read, where `new` lies

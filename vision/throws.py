@@ -253,14 +253,17 @@ class ThrowTracker:
 
     def settle(self, dice: list[Die], rolled: bool,
                alike: Callable[[Die, Die], bool] | None = None, *, left: bool = True,
-               shifted: Callable[[Die], bool] | None = None) -> Outcome:
+               shifted: Callable[[Die], bool] | None = None,
+               stayed: Callable[[Die], bool] | None = None) -> Outcome:
         """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen;
         `left`: a die rolling was seen where it could leave the picture (a throw whose every
         die is missing needs it). `alike(old, new)`, if the caller can tell: whether the
         picture shows die `old`, as it was last seen, where `new` lies. After a roll only such
         a die is the one that lay there, unless it lies still (`STILL`): a die picked up and
         thrown can land by its old place, turned a little. `shifted(old)`, if the caller can
-        tell: whether die `old` no longer lies exactly as it lay (moved or turned)."""
+        tell: whether die `old` no longer lies exactly as it lay (moved or turned).
+        `stayed(old)`, if the caller can tell: whether die `old` was seen where it lay after
+        the rolling began (a kept die a thrown die knocked was; one picked up was not)."""
         if self._on_table is None:
             self._on_table = list(dice)
             if rolled and dice and self.expecting:
@@ -308,7 +311,7 @@ class ThrowTracker:
             # rare); within the match tolerance too, where its picture is not as it was
             # (`alike`), if another die was thrown to knock it: alone, it is the die picked
             # up and thrown, landed by its old place
-            moved = self._knocked_in_one_go(gone, fresh, size, shift)
+            moved = self._knocked_in_one_go(gone, fresh, size, shift, stayed)
             gone = [a for a in gone if all(a is not x for x, _ in moved)]
             fresh = [b for b in fresh if all(b is not y for _, y in moved)]
             kept += [new for _, new in moved]
@@ -356,9 +359,14 @@ class ThrowTracker:
                            moved_kept=self._knocked or bool(moved) or hit, rolled=rolled)
 
     def _knocked_in_one_go(self, gone: list[Die], fresh: list[Die], size: float,
-                           shift: tuple[float, float]) -> list[tuple[Die, Die]]:
+                           shift: tuple[float, float],
+                           stayed: Callable[[Die], bool] | None = None) -> list[tuple[Die, Die]]:
         """Pairs of a die gone and one that came within `KNOCK_REACH`, of its face and colour
-        and turned alike: past the match tolerance, or nearer with another die thrown."""
+        and turned alike: past the match tolerance, or nearer with another die thrown. A die
+        gone that was not seen where it lay once the rolling began (`stayed`) was picked up:
+        a die of its face landing by its place is another (seeds 63004, throw 4; 63005, 5)."""
+        if stayed is not None:
+            gone = [a for a in gone if stayed(a)]
         near, _, _ = self._match(gone, fresh, KNOCK_REACH * size, shift, angles=False,
                                  colours=True)
         near = [(a, b) for a, b in near if _angle_close(a, b, self.angle_tol)]

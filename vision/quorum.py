@@ -1,0 +1,82 @@
+"""The quorum: the reads of the last pictures of a still spell, voted die by die.
+
+`vote` groups the dice of the reads by place and takes each group's most common reading;
+`cocked_or_flat` decides a die read cocked in some pictures and flat in others on their mean.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+from zonkcam.vision.cocked import looks_cocked
+from zonkcam.vision.dice import Die, reading_order
+from zonkcam.vision.throws import die_size
+
+
+def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
+    """Per-die majority over the readings: (dice, agreed).
+
+    Dice are grouped by position across the readings. A group is decided when at least two
+    readings agree on it — on its value, colour and status, or on there being no die there.
+    `agreed` is True when every group is decided; otherwise each group falls back to its most
+    common answer.
+    """
+    size = die_size([d for r in readings for d in r])
+    groups: list[dict[int, Die]] = []
+    for k, reading in enumerate(readings):
+        for d in reading:
+            best = min((g for g in groups if k not in g),
+                       key=lambda g: _gap(g, d), default=None)
+            if best is not None and _gap(best, d) < 0.5 * size:
+                best[k] = d
+            else:
+                groups.append({k: d})
+    need = min(2, len(readings))
+    dice, agreed = [], True
+    for g in groups:
+        votes = Counter((d.value, d.color, d.status) for d in g.values())
+        absent = len(readings) - len(g)
+        key, n = votes.most_common(1)[0]
+        if max(n, absent) < need:
+            agreed = False
+        if n >= absent:
+            dice.append(max((d for d in g.values() if (d.value, d.color, d.status) == key),
+                            key=lambda d: d.confidence))
+    return sorted(dice, key=reading_order), agreed
+
+
+def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[np.ndarray],
+                   side: float) -> list[Die]:
+    """The voted `dice`, each read cocked in some of the `quorum`'s `pictures` and flat in
+    others decided again on their mean (`looks_cocked`, at the voted die's centre and the
+    dice's `side`): a top face near the cocked test's bounds flickers with the picture's
+    noise and the read's centre and size, and the vote followed two pictures of three (seed
+    63012, throw 5: a white one lying flat by the wall called cocked in two reads of five,
+    two of the quorum's three). A die decided flat takes the value read most often flat."""
+    if len(pictures) < 2:
+        return dice
+    mean: np.ndarray | None = None
+    out = []
+    for d in dice:
+        near = [o for reading in quorum for o in reading
+                if o.status in ("ok", "unreadable", "cocked")
+                and np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < 0.5 * side]
+        flat = [o for o in near if o.status != "cocked"]
+        if flat and len(flat) < len(near) and d.status in ("ok", "unreadable", "cocked"):
+            if mean is None:
+                mean = np.mean(np.stack(list(pictures)), axis=0).astype(np.uint8)
+            others = [o.center for o in dice if o is not d]
+            if looks_cocked(mean, d.center, side, others):
+                d = d if d.status == "cocked" else replace(d, value=None, status="cocked")
+            elif d.status == "cocked":
+                value = Counter(o.value for o in flat).most_common(1)[0][0]
+                d = max((o for o in flat if o.value == value), key=lambda o: o.confidence)
+        out.append(d)
+    return out
+
+
+def _gap(group: dict[int, Die], d: Die) -> float:
+    last = group[max(group)]
+    return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
