@@ -53,7 +53,7 @@ class TruthReader:
         self.sim = sim
         self.index = 0
 
-    def read(self, image: np.ndarray, table=None) -> Reading:
+    def read(self, image: np.ndarray, table=None, size=None) -> Reading:
         spec = self.sim._frames[self.index]
         s = self.sim.size
         ox, oy = spec.offset

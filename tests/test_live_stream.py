@@ -316,7 +316,7 @@ def test_a_flat_die_the_recognizer_missed_is_read_where_the_picture_changed():
 def test_a_leaning_die_read_flat_at_its_top_and_cocked_at_its_side_is_one_die_when_one_is_extra():
     # seed 19018, throw 11: a red two leaning, read as a red four lying flat at its top face
     # and as cocked at its side, 1.03 sides apart; seven dice read with six in play
-    from zonkcam.vision.stream import _leaning_read_twice
+    from zonkcam.vision.leaning import leaning_read_twice as _leaning_read_twice
 
     def red(value, x, y, status="ok", color="red"):
         return Die(value, color, 0.9, 0.9, (x - 17, y - 17, x + 17, y + 17), (x, y), 0.0, status)

@@ -43,13 +43,21 @@ from typing import Protocol
 import cv2
 import numpy as np
 from zonkcam.vision.changed import changed_spots
-from zonkcam.vision.cocked import looks_cocked, mark_cocked, top_face_ratio
+from zonkcam.vision.cocked import looks_cocked, mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
+from zonkcam.vision.leaning import (
+    APART,
+    LEAN_REACH,
+    cocked_beside,
+    flat_apart,
+    leaning_read_twice,
+    sides_to,
+    whole_apart,
+)
 from zonkcam.vision.looks import Look, face_unchanged
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import tops_read_again, unsure_read_again
-from zonkcam.vision.silhouette import silhouette
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
 from zonkcam.vision.throws import (
@@ -60,12 +68,8 @@ from zonkcam.vision.throws import (
     count_dice,
     die_size,
     mark_geometry,
-    same_colour,
 )
 
-APART = 1.0  # die sides between the centres of two dice lying flat, at least
-LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
-WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
 UNMOVED_REACH = 0.3  # die sides round where it lay that it is looked for
@@ -110,38 +114,6 @@ class StreamStats:
             "latency_ms_median": med(self.latency_ms),
             "latency_ms_max": round(max(self.latency_ms), 1) if self.latency_ms else None,
         }
-
-
-def _sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[float]:
-    """Distances from `point` to each die's centre, in die sides."""
-    return [float(np.hypot(point[0] - d.center[0], point[1] - d.center[1])) / side for d in dice]
-
-
-def _leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
-    """`dice` less up to `extra` dice read flat within `LEAN_REACH` of a die read cocked, of
-    its colour (or one of them not named), nearest first: when more dice are read than are in
-    play, a die read lying flat at its top face and cocked at its side is one die, leaning
-    (seeds 19014, throw 7, and 19018, throw 11: a black one and a red two read twice, 0.87
-    and 1.03 sides apart, farther than one die's two reads lie when neither is cocked)."""
-    if extra <= 0:
-        return dice
-    gaps = sorted((_sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
-                  for i, d in enumerate(dice) if d.status == "ok"
-                  and same_colour(c, d))
-    drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
-    return [d for i, d in enumerate(dice) if i not in drop]
-
-
-def _whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.ndarray,
-                 side: float) -> bool:
-    """Whether die `d`, cut off from the other `dice` and from a changed `spot` beside it,
-    covers the table as a whole face does (`WHOLE`): it lies flat, and the spot is a die
-    leaning on it (seed 20013, throw 1: a yellow die leaning over a corner of a green five, a
-    die's side from it, 0.96 of a face), not the rest of it: its side, or the top of a stack
-    whose sliver it is (20009, throw 1: a white sliver under a red die, 0.63)."""
-    others = [o.center for o in dice if o is not d] + [spot]
-    found = silhouette(image, d.center, side, others)
-    return found is not None and found.area >= WHOLE
 
 
 def _where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, float]:
@@ -396,7 +368,7 @@ class ThrowStream:
             self.motion.set_die_side(self._side, image.shape[1])
         if self.tracker.dice_count is not None:
             missing = self.tracker.dice_count - count_dice(dice)
-            dice = _leaning_read_twice(dice, -missing, self._side or die_size(dice))
+            dice = leaning_read_twice(dice, -missing, self._side or die_size(dice))
             # a stack forms only when dice are thrown, and a die lying as it lay at the last
             # settle (`_in_place`) was judged then: between a pick-up and a throw dice are
             # missing from the count, and a die by a dark tray's shaded wall passed for a stack
@@ -442,7 +414,7 @@ class ThrowStream:
         top face, or the sliver of a stack whose top die is the spot). A die read as cocked that is
         square when cut off from a spot beside it lies flat after all (`_flat_apart`), and the
         spot is a die of its own; so is a cocked spot beside a die read flat that, cut off
-        from it, shows a whole face (`_whole_apart`)."""
+        from it, shows a whole face (`leaning.whole_apart`)."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
@@ -450,7 +422,7 @@ class ThrowStream:
         table = self.tracker.table
         dice, found, elsewhere = list(dice), [], []
         for x, y in changed_spots(before_image, image, side, [d.center for d in before + dice]):
-            gaps = _sides_to((x, y), dice, side)
+            gaps = sides_to((x, y), dice, side)
             leaning = next((i for i, (g, d) in enumerate(zip(gaps, dice, strict=True))
                             if g < LEAN_REACH and d.status == "cocked"), None)
             if leaning is not None:
@@ -465,7 +437,7 @@ class ThrowStream:
             part_of = None if leaning is not None else \
                 next((i for i, g in enumerate(gaps) if g < reach), None)
             if part_of is not None and cocked and dice[part_of].status == "ok" and \
-                    _whole_apart(dice[part_of], (x, y), dice, image, side):
+                    whole_apart(dice[part_of], (x, y), dice, image, side):
                 part_of = None  # a die leaning on the one read there, which lies flat
             if part_of is not None:
                 if cocked and dice[part_of].status == "ok":
@@ -479,40 +451,18 @@ class ThrowStream:
         read_at = getattr(self.reader, "read_at", None)
         if read_at is not None and elsewhere:
             flat = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
-                    if min(_sides_to(d.center, dice, side), default=APART) >= APART]
+                    if min(sides_to(d.center, dice, side), default=APART) >= APART]
             found += mark_geometry(flat, table, side)
-            dice = self._cocked_beside(dice, flat, image, side)
+            dice = cocked_beside(dice, flat, image, side)
         return sorted(dice + found, key=reading_order)
 
-    @staticmethod
-    def _cocked_beside(dice: list[Die], found: list[Die], image: np.ndarray,
-                       side: float) -> list[Die]:
-        """`dice` with those read flat within `LEAN_REACH` of a die just `found` marked cocked
-        when, cut off from it, they look cocked: the recognizer missed the die one leans on,
-        and the two made one silhouette, whose darker part was the other die's colour (seed
-        17010: a yellow die leaning on a green one on green felt)."""
-        centres = [d.center for d in dice + found]
-        out = []
-        for d in dice:
-            if d.status == "ok" and min(_sides_to(d.center, found, side), default=LEAN_REACH) \
-                    < LEAN_REACH and looks_cocked(image, d.center, side,
-                                                  [c for c in centres if c != d.center]):
-                d = replace(d, value=None, status="cocked")
-            out.append(d)
-        return out
+    _cocked_beside = staticmethod(cocked_beside)
 
     def _flat_apart(self, d: Die, spot: tuple[float, float], dice: list[Die],
                     image: np.ndarray, side: float) -> Die | None:
-        """Die `d`, called cocked, lying flat after all, when cut off from the changed `spot`
-        beside it its silhouette is square: a die touching it (the spot) made it look long.
-        None when it is not square (the spot is its side) or no value was read for it. Cut
-        off at halfway: a flat die partly in a leaning die's shadow has a face past it lit
-        as a side is (seed 10009)."""
-        value = self._cocked_values.get(d.center)
-        others = [o.center for o in dice if o is not d] + [spot]
-        if value is None or top_face_ratio(image, d.center, side, others, sides=False) != 1.0:
-            return None
-        return replace(d, value=value, status="ok")
+        """Die `d`, called cocked, lying flat after all (`leaning.flat_apart`), with the
+        value read for it before the cocked test took it."""
+        return flat_apart(d, self._cocked_values.get(d.center), spot, dice, image, side)
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """The quorum's dice, checked against the last settle's where the picture has not

@@ -1,0 +1,79 @@
+"""A die leaning on another, or against one, and the dice beside it: one die or two, flat
+or cocked (the stream's checks of the dice the recognizer read twice, or missed).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from zonkcam.vision.cocked import looks_cocked, top_face_ratio
+from zonkcam.vision.dice import Die
+from zonkcam.vision.silhouette import silhouette
+from zonkcam.vision.throws import same_colour
+
+APART = 1.0  # die sides between the centres of two dice lying flat, at least
+LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
+WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
+
+
+def sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[float]:
+    """Distances from `point` to each die's centre, in die sides."""
+    return [float(np.hypot(point[0] - d.center[0], point[1] - d.center[1])) / side for d in dice]
+
+
+def leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
+    """`dice` less up to `extra` dice read flat within `LEAN_REACH` of a die read cocked, of
+    its colour (or one of them not named), nearest first: when more dice are read than are in
+    play, a die read lying flat at its top face and cocked at its side is one die, leaning
+    (seeds 19014, throw 7, and 19018, throw 11: a black one and a red two read twice, 0.87
+    and 1.03 sides apart, farther than one die's two reads lie when neither is cocked)."""
+    if extra <= 0:
+        return dice
+    gaps = sorted((sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
+                  for i, d in enumerate(dice) if d.status == "ok"
+                  and same_colour(c, d))
+    drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
+    return [d for i, d in enumerate(dice) if i not in drop]
+
+
+def whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.ndarray,
+                side: float) -> bool:
+    """Whether die `d`, cut off from the other `dice` and from a changed `spot` beside it,
+    covers the table as a whole face does (`WHOLE`): it lies flat, and the spot is a die
+    leaning on it (seed 20013, throw 1: a yellow die leaning over a corner of a green five, a
+    die's side from it, 0.96 of a face), not the rest of it: its side, or the top of a stack
+    whose sliver it is (20009, throw 1: a white sliver under a red die, 0.63)."""
+    others = [o.center for o in dice if o is not d] + [spot]
+    found = silhouette(image, d.center, side, others)
+    return found is not None and found.area >= WHOLE
+
+
+def cocked_beside(dice: list[Die], found: list[Die], image: np.ndarray,
+                  side: float) -> list[Die]:
+    """`dice` with those read flat within `LEAN_REACH` of a die just `found` marked cocked
+    when, cut off from it, they look cocked: the recognizer missed the die one leans on,
+    and the two made one silhouette, whose darker part was the other die's colour (seed
+    17010: a yellow die leaning on a green one on green felt)."""
+    centres = [d.center for d in dice + found]
+    out = []
+    for d in dice:
+        if d.status == "ok" and min(sides_to(d.center, found, side), default=LEAN_REACH) \
+                < LEAN_REACH and looks_cocked(image, d.center, side,
+                                              [c for c in centres if c != d.center]):
+            d = replace(d, value=None, status="cocked")
+        out.append(d)
+    return out
+
+
+def flat_apart(d: Die, value: int | None, spot: tuple[float, float], dice: list[Die],
+               image: np.ndarray, side: float) -> Die | None:
+    """Die `d`, called cocked, lying flat after all, when cut off from the changed `spot`
+    beside it its silhouette is square: a die touching it (the spot) made it look long.
+    None when it is not square (the spot is its side) or no value was read for it. Cut
+    off at halfway: a flat die partly in a leaning die's shadow has a face past it lit
+    as a side is (seed 10009). `value`: the value read for it before the cocked test took
+    it."""
+    others = [o.center for o in dice if o is not d] + [spot]
+    if value is None or top_face_ratio(image, d.center, side, others, sides=False) != 1.0:
+        return None
+    return replace(d, value=value, status="ok")
