@@ -38,6 +38,12 @@ def _sides_apart(a: tuple[float, float], b: tuple[float, float], side: float) ->
     return float(np.hypot(a[0] - b[0], a[1] - b[1])) / side
 
 
+def _nearest(found: list[Die], point: tuple[float, float], side: float) -> Die | None:
+    """The die of `found` nearest `point`, if within half a side of it."""
+    near = [(_sides_apart(a.center, point, side), a) for a in found]
+    return min((x for x in near if x[0] < 0.5), key=lambda x: x[0], default=(0.0, None))[1]
+
+
 def unsure_read_again(dice: list[Die], image: np.ndarray, read_at: ReadAt, side: float,
                       table: Sequence[tuple[int, int]] | None = None,
                       settled: Sequence[Die] = ()) -> list[Die]:
@@ -55,9 +61,7 @@ def unsure_read_again(dice: list[Die], image: np.ndarray, read_at: ReadAt, side:
     for f in AGAIN:
         found = read_at(image, points, f * side, table)
         # a read "not a die" gives none: each point takes the read nearest it
-        views.append([min((a for a in found if _sides_apart(a.center, p, side) < 0.5),
-                          key=lambda a, p=p: _sides_apart(a.center, p, side), default=None)
-                      for p in points])
+        views.append([_nearest(found, p, side) for p in points])
     out = list(dice)
     for k, i in enumerate(unsure):
         d, again = dice[i], [v[k] for v in views]
