@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision import scales, sides
+from zonkcam.vision import scales, sides, turned
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
@@ -73,6 +73,8 @@ class Reader(CropReader):
         super().__init__(model_path, threads)
         self.overhead = overhead
         self.top_faces = not overhead  # photos at a slant: a die read at a side face is read at its top
+        # photos: a doubtful die that a turn of its crop shows is not one is rejected (clutter)
+        self.every_side = not overhead
         self.all_colors = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
         self.dice_set = self.all_colors.restricted(dice_colors)
         self.proposer_side = PROPOSER_SIDE
@@ -98,8 +100,10 @@ class Reader(CropReader):
         h, w = image.shape[:2]
         polygon = table_polygon(table, w, h)
         dice, rejected = [], []
-        for c in self.candidates(image, size):
-            if self._rejects(c):  # a picture die, a mark, half a die
+        found = self.candidates(image, size)
+        clutter = turned.not_dice(found, self.model.classify, self._rejects) if self.every_side else set()
+        for i, c in enumerate(found):
+            if self._rejects(c) or i in clutter:  # a picture die, a mark, half a die, clutter
                 rejected.append(_rejected(c))
             else:
                 dice.append(self._die(c))
