@@ -13,8 +13,9 @@ face's body pixels (`vision.colors`).
 Each stage is a module of its own: `crop_reader` (cutting and judging a crop), `scales` (dice too
 small or too large for the proposer), `second_look` (a doubtful read read again at other sizes),
 `missed` and `squares` (overhead cameras: dice the proposer missed or merged, the square a flat
-die shows), `sides` (photos at a slant: a die read at its side face), `die_sizes` (dice alike in
-size, one read per die) and `on_table` (the table polygon, dice off it).
+die shows), `sides` (photos at a slant: a die read at its side face), `turned` (photos: a
+doubtful die that a turn of its crop reads as no die is clutter), `die_sizes` (dice alike in size,
+one read per die) and `on_table` (the table polygon, dice off it).
 """
 from __future__ import annotations
 
