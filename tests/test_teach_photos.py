@@ -40,10 +40,10 @@ def test_ten_photos_teach_the_new_faces(tmp_path, monkeypatch, capsys):
     assert f["new_faces"]["before"] < 50, "the shipped model already reads the new faces: no proof"
     assert f["new_faces"]["n"] >= 20
     assert f["new_faces"]["after"] >= FLOOR, f
-    # no worse on the other faces of those photos, on plain photos, on drawn pip dice (one die of
-    # slack on each: a figure over a few dozen dice moves by a die from run to run)
+    # no worse on the other faces of those photos, on plain photos, on drawn pip dice, by more than
+    # a die on each (the figures are rounded to 0.1 %: 60 -> 59 of 72 dice reads 83.3 -> 81.9)
     for key in ("pip_faces", "plain_dice", "drawn_pip_dice"):
-        slack = 100 / f[key]["n"] + 1e-9
+        slack = 100 / f[key]["n"] + 0.1
         assert f[key]["after"] >= f[key]["before"] - slack, (key, f)
     assert f["review"]["taps_per_photo"] <= 10, f
     if f["new_faces"]["after"] < TARGET:  # shown as xfail with the figure until the target holds
