@@ -8,6 +8,14 @@ sys.path.insert(0, str(Path(__file__).parent))  # the tests' own helper modules
 from browser import ARGS, CHROMIUM
 
 
+@pytest.fixture(scope="module")
+def reader():
+    """The shipped model's reader (tests/test_vision_read.py, test_vision_overhead.py)."""
+    from zonkcam.vision.read import Reader
+
+    return Reader()
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for the whole run: Playwright's sync API allows one instance per thread."""
