@@ -26,11 +26,6 @@ def clutter():
     return module
 
 
-@pytest.fixture(scope="module")
-def reader() -> Reader:
-    return Reader()
-
-
 # (seed, clutter kind): pictures where the reader without the check reported a phantom die
 PHANTOMS = [(21, "logo"), (39, "pen"), (43, "text"), (62, "pen")]
 
