@@ -65,32 +65,24 @@ if TYPE_CHECKING:
 __all__ = ["TRAIN_EXTRA", "CapturedFrame", "FinetuneConfig", "LabelledDie", "OnnxClassifier",
            "TrainError", "finetune", "load_frames", "split_frames", "twin_error", "value_accuracy"]
 
+# The recipe's figures, and what was tried instead: docs/teach.md, "What `zonkcam train` does".
 PSEUDO_CONFIDENCE = 0.9  # an unverified die joins round two when the round-one model is this sure
 # A die a person set counts this many times an unverified one: those are the faces the model got
-# wrong or was unsure of. With 1, the simulated star-logo table (tests/test_teach_dice.py) read
-# its held-back dice 0.995-1.000 over four seeds, the star one as low as 0.24 sure; with 3,
-# 1.000 over three seeds and the star one at least 0.65 sure.
+# wrong or was unsure of (with 1, a taught picture face stayed barely sure)
 VERIFIED_WEIGHT = 3
 SMALL_CAPTURE = 40  # fewer frames than this are folded, not split: every frame is trained on
 FOLDS = 3
-# A small capture's dice are repeated to this share of the base crops, not as many: on the drawn
-# proxy (8 photos, 4 epochs) never-taught new faces 76% -> 84% (25 dice) and plain drawn dice
-# 79.2% -> 83.3% as before training (72), where as many as the base crops forgot 3 of them
+# A small capture's dice are repeated to this share of the base crops, not as many (as many
+# forgot plain dice)
 SMALL_TABLE_SHARE = 0.5
-# A small capture's rounds run this many epochs (when --epochs is not given; a big one's run 8): an
-# epoch of ten photos is a few dozen steps. On the rune55 proxy (`benchmarks/teach_eval.py`, 10
-# photos taught; two seeds, the last round alone, no fold models) never-taught new faces read
-# right, of 84: 8 epochs 59-62, 16 epochs 71-72, 24 epochs 73-74, 48 epochs 74-75 (it levels
-# off); plain dice forgot more with more epochs (151 -> 144-147 of 185), which distillation
-# (`DISTILL`) takes back.
+# Epochs a round (when --epochs is not given): an epoch of ten photos is a few dozen steps, and
+# new faces read right level off by about 24; a big capture's epochs are long
 SMALL_CAPTURE_EPOCHS = 24
 BIG_CAPTURE_EPOCHS = 8
 # A small capture's rounds also keep the starting model's soft classes on the base crops
-# (distillation, `twin_training.train_twin`), this much against the labels' loss. On the rune55
-# proxy (24 epochs, two seeds): plain dice of other photos 144-147 -> 154-156 of 185 (the shipped
-# model: 146), pip faces beside the new faces 123-125 -> 126-127 of 145 (shipped: 129), new faces
-# 73-74 -> 71 of 84. Weight 0.5 and 2, 40 epochs, a doubled share of the table's dice did not
-# do better. Big captures (a kiosk session) were not measured with it and go without.
+# (distillation, `twin_training.train_twin`), this much against the labels' loss: more epochs
+# taught more new faces and forgot more plain dice, which this takes back. Big captures (a
+# kiosk session) were not measured with it and go without.
 DISTILL = 1.0
 
 
