@@ -5,9 +5,8 @@ the dice they added by hand where the proposer found nothing. Those frames, with
 mixed in against forgetting (half the views, plus `train.DRAWN_FRACTION` of its own), train the
 base model's proposer further (`train.train_proposer` on `onnx_io.proposer_twin`).
 
-Off by default (`zonkcam train --proposer`): on issue 37's drawn proxy (6 photos taught) the
-whole reader with the tuned proposer found 10 of 18 never-taught skull/emblem dice, with the
-base proposer 16 of 18 (same classifier), though drawn pip dice were found alike (92.6%).
+Off by default (`zonkcam train --proposer`): taught a few photos, the tuned proposer found
+fewer never-taught picture-face dice than the base one (docs/teach.md has the figures).
 
 The new proposer is kept only if it finds drawn dice no worse (the whole reader's recall on
 `RECALL_TABLES` drawn tables of a fixed seed, at most `RECALL_SLACK` lower); else the model keeps
