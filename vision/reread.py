@@ -12,7 +12,9 @@ by sensor noise alone, so a die misread in one is misread in all three):
   61 reads of dice read right under 0.9 would change (one six read at 0.42 read as a four at
   1.2 times, as a six at 1.3). A misread die spoils its throw and each later one that keeps or
   picks it up (64014: a six read as a four, three throws). The model reader on those games:
-  206 -> 214 of 240 exact (at 0.8).
+  206 -> 214 of 240 exact (at 0.8). A die read `unreadable` is not read again: the four at
+  the settles of 65000-65019 (picture dice) read at 1.2 and 1.3 times never agreed, and a
+  majority of reads at 1.0-1.4 times named two of them wrong (benchmarks/README.md, round 7).
 - `tops_read_again`: a stacked die's top die read at its face (`stacked.top_face_centre`).
 """
 from __future__ import annotations
