@@ -16,6 +16,7 @@ SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: 
 SAME_DIE = 0.97  # correlation of a die's picture, then and now: that die, neither moved nor turned
 SHIFT = 0.2  # of the picture's size: how far the table may have been nudged for those to hold
 FACE = 0.7  # die sides: the square compared where a die lies, inside its face at any turn
+UNMOVED_REACH = 0.3  # die sides round where a die lay that `where_it_lay` looks for it
 Box = tuple[int, int, int, int]
 
 
@@ -95,3 +96,22 @@ class Look:
         dx, dy = round(center[0] - self.center[0]), round(center[1] - self.center[1])
         at = (self.corner[0] + dx, self.corner[1] + dy)
         return _found(self.picture, image, at, self.mask) >= SAME_DIE
+
+
+def where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, float]:
+    """(the correlation of a die's `look` with `image` where it lay, or a pixel off (noise),
+    over its face less its edge pixels; how far off, in pixels, it is best found within
+    `UNMOVED_REACH` die sides). (1.0, 0.0) where it cannot be compared."""
+    r = max(2, round(UNMOVED_REACH * side))
+    ph, pw = look.picture.shape
+    x0, y0 = look.corner[0] - r, look.corner[1] - r
+    window = image[max(y0, 0):y0 + ph + 2 * r, max(x0, 0):x0 + pw + 2 * r]
+    if window.shape[:2] != (ph + 2 * r, pw + 2 * r) or not look.mask.any() or \
+            float(look.picture[look.mask > 0].std()) == 0.0:
+        return 1.0, 0.0
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY) if window.ndim == 3 else window
+    found = cv2.matchTemplate(grey.astype(np.float32), look.picture.astype(np.float32),
+                              cv2.TM_CCOEFF_NORMED, mask=look.mask)
+    found = np.nan_to_num(found, nan=0.0, posinf=0.0, neginf=0.0)
+    _, _, _, (bx, by) = cv2.minMaxLoc(found)
+    return float(found[r - 1:r + 2, r - 1:r + 2].max()), float(np.hypot(bx - r, by - r))

@@ -40,7 +40,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-import cv2
 import numpy as np
 from zonkcam.vision.changed import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked
@@ -54,7 +53,7 @@ from zonkcam.vision.leaning import (
     sides_to,
     whole_apart,
 )
-from zonkcam.vision.looks import Look, face_unchanged
+from zonkcam.vision.looks import Look, face_unchanged, where_it_lay
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import tops_read_again, unsure_read_again
@@ -72,7 +71,6 @@ from zonkcam.vision.throws import (
 
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
-UNMOVED_REACH = 0.3  # die sides round where it lay that it is looked for
 LARGEST = 0.25  # of the picture's shorter side: a read whose box is wider is no die (a camera
 # that shows a tray of dice with the table round it shows a die far smaller)
 
@@ -114,25 +112,6 @@ class StreamStats:
             "latency_ms_median": med(self.latency_ms),
             "latency_ms_max": round(max(self.latency_ms), 1) if self.latency_ms else None,
         }
-
-
-def _where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, float]:
-    """(the correlation of a die's `look` with `image` where it lay, or a pixel off (noise),
-    over its face less its edge pixels; how far off, in pixels, it is best found within
-    `UNMOVED_REACH` die sides). (1.0, 0.0) where it cannot be compared."""
-    r = max(2, round(UNMOVED_REACH * side))
-    ph, pw = look.picture.shape
-    x0, y0 = look.corner[0] - r, look.corner[1] - r
-    window = image[max(y0, 0):y0 + ph + 2 * r, max(x0, 0):x0 + pw + 2 * r]
-    if window.shape[:2] != (ph + 2 * r, pw + 2 * r) or not look.mask.any() or \
-            float(look.picture[look.mask > 0].std()) == 0.0:
-        return 1.0, 0.0
-    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY) if window.ndim == 3 else window
-    found = cv2.matchTemplate(grey.astype(np.float32), look.picture.astype(np.float32),
-                              cv2.TM_CCOEFF_NORMED, mask=look.mask)
-    found = np.nan_to_num(found, nan=0.0, posinf=0.0, neginf=0.0)
-    _, _, _, (bx, by) = cv2.minMaxLoc(found)
-    return float(found[r - 1:r + 2, r - 1:r + 2].max()), float(np.hypot(bx - r, by - r))
 
 
 def _wide(d: Die) -> int:
@@ -342,7 +321,7 @@ class ThrowStream:
         look = self._looks.get(old)
         if look is None:
             return False
-        same, off = _where_it_lay(look, self._settled[0], self._side or die_size([old]))
+        same, off = where_it_lay(look, self._settled[0], self._side or die_size([old]))
         return same < UNMOVED or off >= UNMOVED_SHIFT
 
     def _remember(self, dice: list[Die]) -> None:
