@@ -41,7 +41,7 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
     face side of a die lying flat, in pixels; `missing`: dice short of the count in play.
     `none_left`: no die was seen rolling where it could leave the picture; then one die short
     and one die called `cocked` is a stack, however its silhouette measures (grey dice on a
-    black floor: the die below, in shadow, hardly stands out; seed 62004, throw 5)."""
+    black floor: the die below, in shadow, hardly stands out)."""
     if missing <= 0:
         return dice
     on_top = _by_area(image_bgr, dice, side, missing, lighter=none_left)
@@ -56,14 +56,11 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     """Up to `missing` of the dice whose silhouettes are `STACK_AREA` times the others'.
     `lighter` (no die seen leaving): on a dark table measured by lightness too, and at most
     `STACK_MOST_DARK` times. A grey or black die on a black floor stands out by lightness
-    more than by colour: by colour alone stacks measured 0.7-1.2 of the others (seeds 63032
-    throw 1, 63035 throw 0, 63039 throw 3); at the throws of 60 unkind games all 53 stacks
-    measured the largest and within the bounds by lightness, 45 by colour, and about as many
-    throws with no stack had a die that large, 20 and 21 of 219. With a die seen leaving, a
-    die gone is likelier than one hidden, and the colour test alone asks (63035 throw 2: a
-    black six lying alone measured 1.35 by lightness). By lightness a die measuring over
-    `STACK_MOST_DARK` has merged with the floor's lighter grain (63002 throw 0: a three lying
-    alone measured 4, and was taken for the stack beside it)."""
+    more than by colour (by colour alone such stacks measured about a die's size). With a
+    die seen leaving, a die gone is likelier than one hidden, and the colour test alone asks
+    (a black die lying alone can measure large by lightness). By lightness a die measuring over
+    `STACK_MOST_DARK` has merged with the floor's lighter grain, not stacked. The figures:
+    docs/live.md ("How it decides", stacks) and benchmarks/README.md (issue 34, rounds 3-5)."""
     centres = [d.center for d in dice]
     areas: dict[int, float] = {}
     most: dict[int, float] = {}  # the most a die's ratio may be
@@ -90,9 +87,8 @@ def top_face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: fl
     other dice's centres): of the stack's silhouette split by colour, or else by lightness,
     the part that holds the larger piece, pips filled in: the top die shows a whole face, the
     die below a sliver. Lightness alone does not tell: the die below lies in the top one's
-    shadow, but a dark die on a light one is the darker (seed 1009, throw 9, rune55 faces: a
-    black two on a grey three, whose sliver was read as a one). None when the stack does not
-    stand out from the table."""
+    shadow, but a dark die on a light one is the darker (a black two on a grey three, whose
+    sliver was read as a one). None when the stack does not stand out from the table."""
     found = silhouette(image_bgr, center, side, others, WINDOW)
     if found is None:
         return None
@@ -124,8 +120,8 @@ def _largest_piece(part: np.ndarray) -> tuple[int, tuple[float, float]] | None:
 
 def _of_two_colours(patch_bgr: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     """Where the silhouette (`mask`) of two dice of unlike colours shows the top die: the
-    larger of its two colours, the die below showing a sliver (seed 20009, throw 1: a red die
-    on a white one, whose sliver is the brighter part). None when the colours are alike (a
+    larger of its two colours, the die below showing a sliver (a red die on a white one,
+    whose sliver is the brighter part). None when the colours are alike (a
     die's top face and its side in shadow tell them apart by lightness)."""
     ab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)[..., 1:][mask > 0]
     if len(ab) < 2:
