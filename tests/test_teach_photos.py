@@ -7,11 +7,9 @@ drawn tables, 4 epochs. `pytest -q -s -rxX` prints the figures.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
+import benchmark_scripts
 import pytest
 
 pytestmark = pytest.mark.slow
@@ -23,18 +21,9 @@ TARGET = 95.0  # % of the new faces read right on never-taught photos (issue 37)
 FLOOR = 50.0
 
 
-def teach_eval():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "teach_eval.py"
-    spec = importlib.util.spec_from_file_location("teach_eval", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["teach_eval"] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_ten_photos_teach_the_new_faces(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
-    f = teach_eval().run(tmp_path, source="drawn", teach=8, test=12, epochs=4, seed=0)
+    f = benchmark_scripts.load("teach_eval").run(tmp_path, source="drawn", teach=8, test=12, epochs=4, seed=0)
     with capsys.disabled():
         print("\n" + json.dumps(f))
     assert f["new_faces"]["before"] < 50, "the shipped model already reads the new faces: no proof"

@@ -4,26 +4,17 @@ benchmarks/clutter_eval.py: two drawn dice on a 640x480 table beside a badge, a 
 printed words that the shipped reader took for dice before."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
+import benchmark_scripts
 import numpy as np
 import pytest
 from zonkcam.vision import turned
 from zonkcam.vision.evaluate import match
 from zonkcam.vision.read import Reader
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "clutter_eval.py"
-
 
 @pytest.fixture(scope="module")
 def clutter():
-    spec = importlib.util.spec_from_file_location("clutter_eval", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["clutter_eval"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_scripts.load("clutter_eval")
 
 
 # (seed, clutter kind): pictures where the reader without the check reported a phantom die

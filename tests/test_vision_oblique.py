@@ -2,30 +2,15 @@
 Drawn by benchmarks/oblique_eval.py (a cube per die, seen by a camera tilted 45 degrees)."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
+import benchmark_scripts
 import numpy as np
 import pytest
 from zonkcam.vision import sides
-from zonkcam.vision.read import Reader
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "oblique_eval.py"
 
 
 @pytest.fixture(scope="module")
 def oblique():
-    spec = importlib.util.spec_from_file_location("oblique_eval", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["oblique_eval"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def reader() -> Reader:
-    return Reader()
+    return benchmark_scripts.load("oblique_eval")
 
 
 # one die at 45 degrees whose side the shipped reader read before: (seed, top, the side read)
