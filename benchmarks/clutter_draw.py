@@ -9,7 +9,7 @@ from functools import partial
 
 import cv2
 import numpy as np
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, draw_die
 
 KINDS = ("plain", "text", "logo", "pen", "wood", "embroidery", "coin", "button", "picture")
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1

@@ -12,7 +12,7 @@ ridged metal ferrule, an eraser or a tip), `wood` (grain streaks and knots: dark
 stitch), `coin`, `button` (two or four holes) and `picture` (a die whose faces bear a symbol,
 not pips: a star, a moon, a cross, a rune). The dice are cut from rune55 `fit` photos (their
 label box and a fading tenth more, as `scale_eval.pasted`) where the data set is there, else
-drawn (`vision.synthetic.draw_die`). Scales: `webcam` (640x480, dice 36-70 px) and `phone`
+drawn (`vision.sim.drawn.draw_die`). Scales: `webcam` (640x480, dice 36-70 px) and `phone`
 (4032x3024, dice 60-120 px: issue 36's 12 MP photos). Clutter is drawn at the dice's scale.
 
 Printed per clutter kind (and all): pictures, dice, phantoms (dice reported where there is
@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.evaluate import Tally, match
 from zonkcam.vision.read import Reader
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, draw_die
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clutter_draw import DRAW, KINDS, Box, free_box

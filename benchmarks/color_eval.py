@@ -30,10 +30,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.vision.colors import CALIBRATED_MAX_DISTANCE, DiceSet, body_lab, white_balance_gains
-from zonkcam.vision.colour_dice import DieLook, draw_look, lit
 from zonkcam.vision.evaluate import load_colors, match
 from zonkcam.vision.faces import patch_at
-from zonkcam.vision.synthetic import background
+from zonkcam.vision.sim.colour_dice import DieLook, draw_look, lit
+from zonkcam.vision.sim.drawn import background
 
 HERE = Path(__file__).resolve().parent
 BYLER = HERE.parent.parent / "shared" / "datasets" / "byler"

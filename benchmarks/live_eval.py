@@ -34,14 +34,14 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import RestDetector
-from zonkcam.vision.simulate import (
+from zonkcam.vision.sim.scoring import Score, score
+from zonkcam.vision.sim.simulator import (
     FACE_OVERSIZE,
     SimConfig,
     Simulation,
     load_rune55_crops,
     unkind,
 )
-from zonkcam.vision.simulate_eval import Score, score
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
 
@@ -115,7 +115,7 @@ def make_reader(kind: str, sim: Simulation):
     if kind == "found":
         return FoundReader(sim, make_reader("model", sim))
     if kind == "drawn":
-        from zonkcam.vision.simulate_reader import DrawnDiceReader
+        from zonkcam.vision.sim.reader import DrawnDiceReader
 
         return DrawnDiceReader()
     from zonkcam.models.registry import Registry

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.evaluate import Tally, match
 from zonkcam.vision.read import Reader
-from zonkcam.vision.synthetic import BODY_BGR, PIPS, DrawnDie, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, PIPS, DrawnDie, draw_die
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_eval import surface

@@ -33,7 +33,7 @@ import onnxruntime
 from zonkcam.models.registry import Registry
 from zonkcam.vision.motion import RestDetector
 from zonkcam.vision.read import Reader
-from zonkcam.vision.simulate import SimConfig, Simulation
+from zonkcam.vision.sim.simulator import SimConfig, Simulation
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
 

@@ -165,8 +165,8 @@ def rune55_photos(n_teach: int, n_test: int, seed: int) -> tuple[list[Photo], li
 
 def drawn_photos(n_teach: int, n_test: int, seed: int, width: int = 640, height: int = 480,
                  dice: int = 6) -> tuple[list[Photo], list[Photo], list[Photo]]:
-    """Drawn tables (`vision.synthetic`), the same painting: taught, never taught, plain."""
-    from zonkcam.vision.synthetic import BODY_BGR, render_scene
+    """Drawn tables (`vision.sim.drawn`), the same painting: taught, never taught, plain."""
+    from zonkcam.vision.sim.drawn import BODY_BGR, render_scene
 
     rng = np.random.default_rng(seed)
     out: list[list[Photo]] = [[], [], []]

@@ -1,7 +1,7 @@
 """Base data mixed into fine-tuning against forgetting, and scored to measure it.
 
 `--base rune55` takes rune55's photos (when present), a YOLO folder its labelled pictures, and
-otherwise drawn dice (`vision.synthetic`); each with reject views (table, off-centre). Forgetting
+otherwise drawn dice (`vision.sim.drawn`); each with reject views (table, off-centre). Forgetting
 is scored on data never trained on: rune55's held-out groups, else drawn dice of a fixed seed.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split, yolo_folder
 from zonkcam.models.train_extra import TrainError
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
 
 BASE_EVAL_DICE = 600  # drawn dice scored for forgetting (a fixed seed, never trained on)
 

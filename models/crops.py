@@ -17,7 +17,7 @@ import numpy as np
 from zonkcam.models.augment import photometric, random_affine
 from zonkcam.models.train_extra import TrainError
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at, upright
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
 
 if TYPE_CHECKING:
     from zonkcam.models.frames import CapturedFrame, LabelledDie

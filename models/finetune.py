@@ -22,7 +22,7 @@ model relabels the unverified dice (kept when it is sure) and training goes on w
 a few corrections teach a whole capture without the old model's misreads leaking in.
 
 Base data is mixed in against forgetting: rune55 crops (`base="rune55"`, when present), a YOLO
-folder, or drawn dice (`vision.synthetic`); plus reject crops (table, off-centre views).
+folder, or drawn dice (`vision.sim.drawn`); plus reject crops (table, off-centre views).
 
 The base weights are read from the .onnx file itself (its BatchNorm is fused into the convs; an
 int8 file is read as the float graph it was made from), so the torch twin here has biased convs

@@ -69,7 +69,7 @@ def tune_proposer(base: Path, frames: list[CapturedFrame], seed: int):
 def drawn_recall(model: Path) -> float:
     """Share of the dice on fixed drawn tables the whole reader finds (read or rejected)."""
     from zonkcam.vision.read import Reader
-    from zonkcam.vision.synthetic import render_scene
+    from zonkcam.vision.sim.drawn import render_scene
 
     reader = Reader(model)
     rng = np.random.default_rng(RECALL_SEED)

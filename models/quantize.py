@@ -6,7 +6,7 @@ onnxruntime's static quantization (QDQ format: int8 weights per output channel, 
 activations) runs the proposer about 1.8× and the classifier about 2.9× faster on one CPU
 core, for a change in rune55 held-out figures within half a point (docs/recognizer.md). The
 activation ranges are calibrated by running the float model over pictures of the kind it will
-read: rune55 `fit` photos when present, else drawn tables (`vision.synthetic`); `zonkcam train`
+read: rune55 `fit` photos when present, else drawn tables (`vision.sim.drawn`); `zonkcam train`
 calibrates on the table's own captured frames.
 
 Training and fine-tuning need float weights: `float_graph` folds a quantized file's
@@ -202,7 +202,7 @@ def sample_pictures(n: int) -> tuple[str, list[np.ndarray]]:
         items = group_split(root, "fit")
         random.Random(0).shuffle(items)
         return "rune55 fit photos", [cv2.imread(str(it.image)) for it in items[:n]]
-    from zonkcam.vision.synthetic import render_scene
+    from zonkcam.vision.sim.drawn import render_scene
 
     rng = np.random.default_rng(0)
     kinds = ("felt", "wood", "paper", "dark")

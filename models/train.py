@@ -51,7 +51,7 @@ from zonkcam.models.onnx_io import (
 from zonkcam.models.progress import Progress
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize, sample_pictures
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
-from zonkcam.vision.synthetic import render_scene
+from zonkcam.vision.sim.drawn import render_scene
 
 # defined in crops, onnx_io and progress since the split; imported from here as before
 __all__ = ["CROP", "CROP_MARGIN", "FREE_TURNS", "Progress", "augment_crop", "classifier_patches",

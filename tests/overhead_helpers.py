@@ -53,8 +53,8 @@ def recognised_throws(**special: float):
     """Three simulated throws (seed 101, no disturbances) read by the shipped model through
     the stream: (events, score). `special`: the chances of special throws, e.g. p_cocked=1."""
     from zonkcam.vision.read import Reader
-    from zonkcam.vision.simulate import SimConfig, Simulation
-    from zonkcam.vision.simulate_eval import score
+    from zonkcam.vision.sim.scoring import score
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation
     from zonkcam.vision.stream import ThrowStream
     from zonkcam.vision.table import TableConfig
 

@@ -1,6 +1,6 @@
 """Drawn scenes and stand-in candidates shared by the reader's tests."""
 import numpy as np
-from zonkcam.vision.synthetic import render_scene
+from zonkcam.vision.sim.drawn import render_scene
 
 
 def scene(seed: int, kind: str = "felt", n: int = 5, size: float = 60, w: int = 640,

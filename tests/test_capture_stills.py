@@ -5,7 +5,7 @@ import struct
 import cv2
 import numpy as np
 from zonkcam.hardware.cli import main
-from zonkcam.vision.synthetic import render_scene
+from zonkcam.vision.sim.drawn import render_scene
 
 
 def photo(path, seed, width, height, n=4):

@@ -12,7 +12,7 @@ from zonkcam.rules import load_variant
 from zonkcam.rules.actions import Action, Bank, parse_action
 from zonkcam.rules.dice import DieFace
 from zonkcam.rules.game import Game, GameSetup
-from zonkcam.vision.simulate import SimConfig, SimDie, Simulation, ThrowPlan
+from zonkcam.vision.sim.simulator import SimConfig, SimDie, Simulation, ThrowPlan
 
 PLAYERS = ("Ann", "Bob")
 # Ann's turn with 150 set aside and a 5 and a 2 just thrown: one die would be left.
@@ -169,7 +169,7 @@ def test_set_colours_and_matching_the_games_dice_to_the_table():
 
 
 def test_live_play_keeps_its_colours_and_forgets_frames_played(monkeypatch):
-    from zonkcam.vision import simulate
+    from zonkcam.vision.sim import simulator as simulate
 
     monkeypatch.setattr(simulate, "LIVE_KEEP", 3)
     sim = Simulation(SimConfig(seed=4, throws=0, p_disturbance=0))

@@ -35,7 +35,7 @@ def wait(url, test, what, timeout=60.0):
 def zonk_footage(folder):
     """Simulated footage whose first throw is a clean five-dice zonk under wheaton's rules, so
     the game is between turns when the source vanishes after it; returns the zonk's faces."""
-    from zonkcam.vision.simulate import SimConfig, Simulation
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation
 
     scorer = Scorer(load_variant("wheaton"))
     for seed in range(200):

@@ -14,7 +14,7 @@ from zonkcam.vision.cocked import (
     mark_cocked,
     top_face_ratio,
 )
-from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
+from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.throws import mark_geometry
 

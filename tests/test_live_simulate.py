@@ -2,9 +2,9 @@
 import hashlib
 
 import pytest
-from zonkcam.vision.simulate import SimConfig, Simulation
-from zonkcam.vision.simulate_eval import score
-from zonkcam.vision.simulate_reader import DrawnDiceReader
+from zonkcam.vision.sim.reader import DrawnDiceReader
+from zonkcam.vision.sim.scoring import score
+from zonkcam.vision.sim.simulator import SimConfig, Simulation
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
 
@@ -130,7 +130,7 @@ def test_a_cocked_die_of_real_faces_shows_a_side_of_its_own_body():
     # each value has a dark and a light face (two dice); a light die leaning shows a light
     # side, darker for facing away from the light, not the dark die's face
     import numpy as np
-    from zonkcam.vision.simulate import SimDie
+    from zonkcam.vision.sim.simulator import SimDie
 
     faces = {v: [np.full((40, 40, 3), 40, np.uint8), np.full((40, 40, 3), 220, np.uint8)]
              for v in range(1, 7)}
@@ -147,7 +147,7 @@ def test_die_faces_are_cut_from_the_pictures_named(tmp_path):
     # naming the dark one, every face comes from it
     import cv2
     import numpy as np
-    from zonkcam.vision.simulate import load_rune55_crops
+    from zonkcam.vision.sim.simulator import load_rune55_crops
 
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()
@@ -169,7 +169,7 @@ def test_die_faces_are_cut_from_the_pictures_named(tmp_path):
 
 
 def test_a_die_thrown_out_of_the_frame_leaves_by_an_edge_away_from_the_hand():
-    from zonkcam.vision.simulate import SimDie
+    from zonkcam.vision.sim.simulator import SimDie
 
     sim = Simulation(SimConfig(seed=0, throws=1))
     h = sim.config.height

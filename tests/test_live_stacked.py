@@ -133,7 +133,7 @@ def test_a_stacks_top_die_is_found_at_its_face_not_at_the_sliver_below(colour, a
     # 20009, throw 1, a red one (the top face is the larger of the two colours); 1009, throw
     # 9, rune55 faces, grey: a black two, its sliver read as a one (the top face is the
     # larger of the two greys, pips filled in)
-    from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
+    from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation
 
     sim = Simulation(SimConfig(seed=0, throws=1))
     s = sim.size
@@ -212,7 +212,7 @@ def test_a_stacks_top_die_is_read_in_three_views_that_outvote_each_ones_mistakes
     # throw 3: a blue four on a green die, read as a two in the narrower crop in a third of
     # the frames; seed 13008, throw 4: a red one on a white die, as a two there in every one
     from zonkcam.vision.read import Reader
-    from zonkcam.vision.simulate import SimConfig, Simulation
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation
     from zonkcam.vision.stream import ThrowStream
 
     sim = Simulation(SimConfig(seed=seed, throws=throw + 1))

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from overhead_helpers import die, put, table
 from zonkcam.vision.dice import Die, Reading
-from zonkcam.vision.simulate import Frame, SimConfig, SimDie, Simulation
+from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from zonkcam.vision.dice import Die
 from zonkcam.vision.motion import MotionConfig, RestDetector
-from zonkcam.vision.simulate import SimConfig, Simulation, unkind
-from zonkcam.vision.simulate_eval import score
-from zonkcam.vision.simulate_reader import DrawnDiceReader
+from zonkcam.vision.sim.reader import DrawnDiceReader
+from zonkcam.vision.sim.scoring import score
+from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig, find_table, region_warnings, resting_spots
 from zonkcam.vision.throws import ThrowTracker, mark_geometry

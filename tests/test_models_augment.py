@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle
-from zonkcam.vision.synthetic import DrawnDie, background, draw_die
+from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
 
 def test_training_crops_are_turned_upright_as_the_reader_turns_faces():

@@ -5,7 +5,7 @@ import pytest
 from zonkcam.models.registry import shipped_model
 from zonkcam.vision.model import DiceModel
 from zonkcam.vision.read import Reader
-from zonkcam.vision.synthetic import render_scene
+from zonkcam.vision.sim.drawn import render_scene
 
 onnx = pytest.importorskip("onnx")
 from zonkcam.models.quantize import float_graph, is_quantized, quantize  # noqa: E402

@@ -23,7 +23,7 @@ from zonkcam.hardware.cli import main  # noqa: E402
 from zonkcam.models.captures import NOT_A_DIE, CaptureSet  # noqa: E402
 from zonkcam.models.registry import Registry, shipped_model  # noqa: E402
 from zonkcam.vision.read import Reader  # noqa: E402
-from zonkcam.vision.simulate import SimConfig, Simulation  # noqa: E402
+from zonkcam.vision.sim.simulator import SimConfig, Simulation  # noqa: E402
 from zonkcam.vision.stream import ThrowStream  # noqa: E402
 from zonkcam.vision.table import TableConfig  # noqa: E402
 

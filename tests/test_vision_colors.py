@@ -11,9 +11,9 @@ from zonkcam.vision.colors import (
     rgb_to_lab,
     white_balance_gains,
 )
-from zonkcam.vision.colour_dice import DieLook, draw_look
 from zonkcam.vision.faces import patch_at
-from zonkcam.vision.synthetic import background
+from zonkcam.vision.sim.colour_dice import DieLook, draw_look
+from zonkcam.vision.sim.drawn import background
 
 DARK = (25, 25, 25)
 
@@ -84,7 +84,7 @@ def test_a_calibrated_set_keeps_its_own_references_and_borrows_the_palette(tmp_p
 
 def test_reader_names_only_the_set_in_play():
     from zonkcam.vision.read import Reader
-    from zonkcam.vision.synthetic import render_scene
+    from zonkcam.vision.sim.drawn import render_scene
 
     reader = Reader(dice_colors=("red", "white"))
     assert list(reader.dice_set.colors) == ["red", "white"]

@@ -234,7 +234,7 @@ def test_an_overhead_reader_finds_squares_when_most_dice_were_proposed_at_their_
     # seed 13006, throw 5: four of seven proposals were pips (about 20 px for 34-px dice), so
     # the typical size was a pip's and no die's square was found at it: a blue two was read
     # as a one at its pip, a green four on green felt as a two in a 55-px box in some frames
-    from zonkcam.vision.simulate import SimConfig, Simulation
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation
 
     sim = Simulation(SimConfig(seed=13006, throws=5))
     first = sim.truth["throws"][4]["frame"]

@@ -9,7 +9,7 @@ from zonkcam.hardware.cli import main
 from zonkcam.vision.die_sizes import one_per_die
 from zonkcam.vision.read import ModelError, Reader, TableError
 from zonkcam.vision.second_look import second_look
-from zonkcam.vision.synthetic import render_scene
+from zonkcam.vision.sim.drawn import render_scene
 
 SPEC_KEYS = {"image", "width", "height", "elapsed_ms", "table", "spaz", "dice", "error"}
 DIE_KEYS = {"value", "color", "confidence", "color_confidence", "box", "center", "angle",
@@ -126,7 +126,7 @@ def test_calibrate_names_dice_left_to_right():
     from zonkcam.vision.calibrate import CalibrationError, calibrate
     from zonkcam.vision.colors import DiceSet
     from zonkcam.vision.dice import Die, Reading
-    from zonkcam.vision.synthetic import DrawnDie, background, draw_die
+    from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
     img = background(np.random.default_rng(4), 640, 240, "paper")
     names = ["red", "blue", "white", "green"]
@@ -177,7 +177,7 @@ def test_read_with_a_dice_set_names_its_colours(tmp_path, capsys):
 def test_a_face_it_cannot_read_is_kept_as_a_rejected_candidate(reader):
     """Logo sixes (a face the shipped model was never shown) are dropped from the dice but kept
     in `Reading.rejected`, where `zonkcam capture` saves them for a person to name."""
-    from zonkcam.vision.synthetic import DrawnDie, background, draw_die
+    from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
     near = lambda d, x, y: abs(d.center[0] - x) < 32 and abs(d.center[1] - y) < 32  # noqa: E731
     dropped = 0
@@ -235,7 +235,7 @@ def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
     from zonkcam.vision.faces import colour_views
     from zonkcam.vision.proposals import Proposal
     from zonkcam.vision.read import Candidate
-    from zonkcam.vision.synthetic import DrawnDie, background, draw_die
+    from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
     rng = np.random.default_rng(0)
     image = background(rng, 480, 160, "paper")
@@ -300,7 +300,7 @@ def test_a_speck_on_the_table_is_no_die_beside_dice_of_a_size(reader):
     """A dark speck on a plain table, read at the dice's size, looks like a one on a face of
     the table's colour (the model reads it so, 0.92-0.99 sure); beside three or more dice it
     is far under their size, and is dropped (`die_sizes.alike_in_size`)."""
-    from zonkcam.vision.synthetic import DrawnDie, background, draw_die
+    from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
     for seed in range(3):
         img = background(np.random.default_rng(seed), 480, 360, "paper")

@@ -11,7 +11,7 @@ from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal
 from zonkcam.vision.read import Reader
 from zonkcam.vision.scales import FOCUS_DIE, crowded, focus, whole_dice, without_pips
-from zonkcam.vision.synthetic import DrawnDie, background, draw_die, render_scene
+from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die, render_scene
 
 
 @pytest.fixture(scope="module")

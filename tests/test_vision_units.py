@@ -10,7 +10,7 @@ from zonkcam.vision.colors import DiceSet, DiceSetError, body_lab
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at
 from zonkcam.vision.imageio import ImageError, decode, header_size
-from zonkcam.vision.synthetic import BODY_BGR, DrawnDie, background, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
 
 
 def png_header(w: int, h: int) -> bytes:

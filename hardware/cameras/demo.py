@@ -10,7 +10,7 @@ from zonkcam.hardware.cameras.base import BaseCamera, Frame
 
 
 class DemoPlayerLike(Protocol):
-    """Decides the demo's next throw (`vision.simulate.ThrowPlan`), or None: not yet."""
+    """Decides the demo's next throw (`vision.sim.simulator.ThrowPlan`), or None: not yet."""
 
     def next_throw(self, sim, t: float): ...
 
@@ -30,7 +30,7 @@ class DemoCamera(BaseCamera):
 
     def __init__(self, seed: int = 1, realtime: bool = True, throws: int = 100, dice: int = 5,
                  keep_policy: Callable | None = None, player: DemoPlayerLike | None = None) -> None:
-        from zonkcam.vision.simulate import SimConfig, Simulation
+        from zonkcam.vision.sim.simulator import SimConfig, Simulation
 
         self.name = "demo"
         self.realtime = realtime

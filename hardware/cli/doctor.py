@@ -212,7 +212,7 @@ def check_model(ctx: Context) -> Check:
     from zonkcam.models.registry import RegistryError, resolve_model
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
-    from zonkcam.vision.synthetic import render_scene
+    from zonkcam.vision.sim.drawn import render_scene
 
     try:
         path = resolve_model(ctx.args.model)

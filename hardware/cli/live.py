@@ -77,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from zonkcam.vision.simulate import SimConfig, Simulation, unkind
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 
     out = Path(args.output)
     if out.suffix and out.suffix.lower() not in (".mp4", ".avi"):
@@ -200,7 +200,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _reader(args: argparse.Namespace):
     if args.reader == "drawn":
-        from zonkcam.vision.simulate_reader import DrawnDiceReader
+        from zonkcam.vision.sim.reader import DrawnDiceReader
 
         return DrawnDiceReader()
     from zonkcam.models.registry import RegistryError, resolve_model

@@ -27,7 +27,7 @@ from zonkcam.rules.dice import DieFace
 from zonkcam.rules.game import Game
 from zonkcam.rules.ruleset import Ruleset
 from zonkcam.rules.turn import Turn
-from zonkcam.vision.simulate import PALETTE, SimDie, ThrowPlan
+from zonkcam.vision.sim.simulator import PALETTE, SimDie, ThrowPlan
 
 P_SPAZ = 0.03  # chance per throw of a die sent off the table on purpose
 P_COCKED = 0.03  # ... of a die landing cocked on purpose

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
-from zonkcam.vision.simulate_config import SimConfig, SimDie
+from zonkcam.vision.sim.config import SimConfig, SimDie
 
 
 class DiceLanding:

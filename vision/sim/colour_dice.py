@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from zonkcam.vision.synthetic import PIPS
+from zonkcam.vision.sim.drawn import PIPS
 
 LOOKS = ("opaque", "translucent", "marbled")
 

@@ -1,7 +1,7 @@
 """The throw simulator's drawing: the table (a mat, a tray, a dark tray with its shaded wall,
 a lamp's gradient), the dice (drawn, or real faces; cocked, stacked), the hands and sleeves,
 passing shadows, flicker and sensor noise. A mixin of `Simulation`: it draws what the script
-(`zonkcam.vision.simulate`) put in a `Frame`, using no randomness of its own."""
+(`zonkcam.vision.sim.simulator`) put in a `Frame`, using no randomness of its own."""
 from __future__ import annotations
 
 import math
@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
-from zonkcam.vision.simulate_config import (
+from zonkcam.vision.sim.config import (
     DARK_RIMS,
     PALETTE,
     PIPS,
@@ -214,7 +214,7 @@ def _draw_face(s: int, value: int, body: tuple[int, int, int], pip: tuple[int, i
     face = np.clip(face * shade[:, None, None] * shade[None, :, None] ** 0.5, 0, 255
                    ).astype(np.uint8)
     if style != "pips" and value in (1, 6):
-        from zonkcam.vision.synthetic import draw_symbol
+        from zonkcam.vision.sim.drawn import draw_symbol
 
         draw_symbol(face, value, s / 2, s / 2, s, 0.0, pip, body, style)
         return face

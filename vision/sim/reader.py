@@ -13,7 +13,7 @@ import time
 import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, Reading
-from zonkcam.vision.simulate import PALETTE
+from zonkcam.vision.sim.simulator import PALETTE
 from zonkcam.vision.table import Polygon, box_inside, inside
 
 _PALETTE_LAB = {
@@ -22,7 +22,7 @@ _PALETTE_LAB = {
 
 
 class DrawnDiceReader:
-    """Reads dice drawn by `vision.simulate` (values, colours, cocked and stacked)."""
+    """Reads dice drawn by `vision.sim.simulator` (values, colours, cocked and stacked)."""
 
     def __init__(self, min_contrast: float = 20.0) -> None:
         self.min_contrast = min_contrast

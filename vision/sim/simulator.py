@@ -50,7 +50,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision.simulate_config import (
+from zonkcam.vision.sim.config import (
     DARK_RIMS,
     DARK_SURROUND,
     FACE_OVERSIZE,
@@ -68,10 +68,10 @@ from zonkcam.vision.simulate_config import (
     ThrowPlan,
     unkind,
 )
-from zonkcam.vision.simulate_crops import load_rune55_crops
-from zonkcam.vision.simulate_hands import LIVE_DRIFT, HandMoves
-from zonkcam.vision.simulate_landing import DiceLanding
-from zonkcam.vision.simulate_scene import BACKGROUNDS, SceneDrawing
+from zonkcam.vision.sim.crops import load_rune55_crops
+from zonkcam.vision.sim.hands import LIVE_DRIFT, HandMoves
+from zonkcam.vision.sim.landing import DiceLanding
+from zonkcam.vision.sim.scene import BACKGROUNDS, SceneDrawing
 
 __all__ = [
     "BACKGROUNDS", "DARK_RIMS", "DARK_SURROUND", "FACE_OVERSIZE", "LIVE_DRIFT", "LIVE_KEEP", "PALETTE",
@@ -83,8 +83,8 @@ LIVE_KEEP = 100  # live play: throws and disturbances kept in `truth` (the lates
 
 class Simulation(SceneDrawing, HandMoves, DiceLanding):
     """A scripted game of throws; `frames()` renders it, `truth` describes it. The script and
-    live play are here; the hand's moves (`simulate_hands`), where dice land (`simulate_landing`)
-    and the drawing (`simulate_scene`) are mixed in."""
+    live play are here; the hand's moves (`sim.hands`), where dice land (`sim.landing`)
+    and the drawing (`sim.scene`) are mixed in."""
 
     def __init__(self, config: SimConfig | None = None,
                  crops: dict[int, list[np.ndarray]] | None = None) -> None:

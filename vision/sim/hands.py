@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from zonkcam.vision.simulate_config import Frame, Hand, SimConfig, SimDie
+from zonkcam.vision.sim.config import Frame, Hand, SimConfig, SimDie
 
 LIVE_DRIFT = 6  # live play: px the table's nudges may move it, in all, each way
 

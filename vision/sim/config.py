@@ -1,6 +1,6 @@
 """The throw simulator's parts: the drawn dice's colours, the surfaces, the configuration of a
 game (`SimConfig`, `unkind`), the next throw of live play (`ThrowPlan`), and what a frame shows
-(`SimDie`, `Hand`, `Frame`). `zonkcam.vision.simulate` puts them together."""
+(`SimDie`, `Hand`, `Frame`). `zonkcam.vision.sim.simulator` puts them together."""
 from __future__ import annotations
 
 from collections.abc import Callable

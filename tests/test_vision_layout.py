@@ -1,0 +1,18 @@
+"""The vision package's shape (issue 33): the simulator and the drawn dice live in `vision/sim/`,
+apart from the live path, which never imports them (they are for tests, benchmarks, training
+data and the demo)."""
+from layout_helpers import ROOT, imported
+
+VISION = ROOT / "vision"
+
+
+def test_the_live_path_never_imports_the_simulator():
+    offenders = {p.name: sorted(m for m in imported(p) if m.startswith("zonkcam.vision.sim"))
+                 for p in VISION.glob("*.py")}
+    assert {name: mods for name, mods in offenders.items() if mods} == {}
+
+
+def test_the_simulator_is_a_room_of_its_own():
+    flat = {p.stem for p in VISION.glob("*.py")}
+    assert not {name for name in flat if name.startswith("simulate") or name == "synthetic"}
+    assert (VISION / "sim" / "simulator.py").is_file()
