@@ -97,6 +97,7 @@ class OnnxClassifier:
                     cout, cin, k, _ = c["weight"].shape
                     conv = nn.Conv2d(cin, cout, k, c["stride"], c["pad"], bias=True)
                     conv.weight.data = torch.from_numpy(c["weight"].copy())
+                    assert conv.bias is not None  # made with bias=True
                     conv.bias.data = torch.from_numpy(c["bias"].copy())
                     self.convs.append(conv)
                 w = spec.fc["weight"] if spec.fc["trans_b"] else spec.fc["weight"].T
@@ -210,11 +211,13 @@ def write_proposer(twin: Proposer, base: Path, out: Path) -> None:
     """`base`'s float graph with the proposer's tensors replaced by the twin's; all else
     (the face classifier, metadata) kept."""
     import onnx
+    from torch import nn
 
     model = float_graph(onnx.load(str(base)))
     new = {}
     for k, (w, b) in _proposer_convs(model).items():
         conv = twin.get_submodule(k)
+        assert isinstance(conv, nn.Conv2d) and conv.bias is not None
         new[w], new[b] = conv.weight.detach().numpy(), conv.bias.detach().numpy()
     replace_tensors(model, new)
     onnx.checker.check_model(model)

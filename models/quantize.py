@@ -201,7 +201,8 @@ def sample_pictures(n: int) -> tuple[str, list[np.ndarray]]:
     if (root / "groups.csv").exists():
         items = group_split(root, "fit")
         random.Random(0).shuffle(items)
-        return "rune55 fit photos", [cv2.imread(str(it.image)) for it in items[:n]]
+        pictures = (cv2.imread(str(it.image)) for it in items[:n])
+        return "rune55 fit photos", [p for p in pictures if p is not None]
     from zonkcam.vision.sim.drawn import render_scene
 
     rng = np.random.default_rng(0)

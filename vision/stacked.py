@@ -127,7 +127,7 @@ def _of_two_colours(patch_bgr: np.ndarray, mask: np.ndarray) -> np.ndarray | Non
     if len(ab) < 2:
         return None
     # split along the colours' main axis where Otsu's threshold falls
-    mean, axes = cv2.PCACompute(ab, mean=None, maxComponents=1)
+    mean, axes = cv2.PCACompute(ab, mean=np.empty(0, np.float32), maxComponents=1)  # empty: computed
     along = (ab - mean) @ axes[0]
     span = float(np.ptp(along))
     if span < COLOUR_APART:
