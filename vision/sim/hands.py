@@ -5,6 +5,7 @@ table nudged). A mixin of `Simulation`: each appends the frames it plays to the 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from zonkcam.vision.sim.config import Frame, Hand, SimConfig, SimDie
@@ -25,6 +26,15 @@ class HandMoves:
     _gain: float
     _offset: tuple[int, int]
     _live: bool
+
+    if TYPE_CHECKING:  # `Simulation`'s and the other mixins' (not defined here: the MRO finds them)
+        @property
+        def _frame_no(self) -> int: ...
+        def _still(self, **kw) -> Frame: ...
+        def _room(self, x: float, y: float, die: SimDie) -> bool: ...
+        def _edge_spot(self, others: list[SimDie]) -> np.ndarray: ...
+        def _random_spot(self, margin: float, others: list[SimDie] | None = None
+                         ) -> tuple[float, float]: ...
 
     def _edge_point(self, side: int | None = None) -> tuple[float, float]:
         w, h = self.config.width, self.config.height

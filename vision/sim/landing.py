@@ -92,7 +92,8 @@ class DiceLanding:
         random order (None: no set, a colour is drawn for each die)."""
         if self._set_colors is None or self.crops:
             return None
-        left = list((Counter(self._set_colors) - Counter(d.color for d in kept)).elements())
+        kept_colors = Counter(d.color for d in kept if d.color is not None)
+        left = list((Counter(self._set_colors) - kept_colors).elements())
         if len(left) != n:
             raise ValueError(f"{len(self._set_colors)} colours for a set of {self._dice} dice")
         return [left[int(i)] for i in self.rng.permutation(n)]

@@ -12,12 +12,12 @@ import time
 
 import cv2
 import numpy as np
-from zonkcam.vision.dice import Die, Reading
+from zonkcam.vision.dice import Die, Reading, Status
 from zonkcam.vision.sim.simulator import PALETTE
 from zonkcam.vision.table import Polygon, box_inside, inside
 
 _PALETTE_LAB = {
-    name: cv2.cvtColor(np.uint8([[body]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    name: cv2.cvtColor(np.array([[body]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
     for name, (body, _) in PALETTE.items()}
 
 
@@ -96,12 +96,12 @@ class DrawnDiceReader:
     @staticmethod
     def _opened(contour: np.ndarray, k: int) -> np.ndarray | None:
         x, y, bw, bh = cv2.boundingRect(contour)
-        region = np.zeros((bh + 2, bw + 2), np.uint8)
+        region: np.ndarray = np.zeros((bh + 2, bw + 2), np.uint8)
         cv2.drawContours(region, [contour - [x - 1, y - 1]], -1, 255, -1)
         region = cv2.morphologyEx(region, cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         parts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        return max(parts, key=cv2.contourArea) + np.int32([x - 1, y - 1]) if parts else None
+        return max(parts, key=cv2.contourArea) + np.array([x - 1, y - 1], np.int32) if parts else None
 
     @staticmethod
     def _bright_part(lab: np.ndarray, contour: np.ndarray) -> tuple | None:
@@ -118,9 +118,9 @@ class DrawnDiceReader:
         parts, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not parts:
             return None
-        return cv2.minAreaRect(max(parts, key=cv2.contourArea) + np.int32([x, y]))
+        return cv2.minAreaRect(max(parts, key=cv2.contourArea) + np.array([x, y], np.int32))
 
-    def _face(self, image: np.ndarray, lab: np.ndarray, rect: tuple, status: str
+    def _face(self, image: np.ndarray, lab: np.ndarray, rect: tuple, status: Status
               ) -> Die | None:
         (cx, cy), (rw, rh), angle = rect
         side = min(rw, rh)
@@ -158,5 +158,5 @@ class DrawnDiceReader:
     @staticmethod
     def _color(face_lab: np.ndarray, body: np.ndarray) -> tuple[str, float]:
         dist = {name: float(np.linalg.norm(body - ref)) for name, ref in _PALETTE_LAB.items()}
-        name = min(dist, key=dist.get)
+        name = min(dist, key=lambda n: dist[n])
         return name, float(math.exp(-dist[name] / 40))

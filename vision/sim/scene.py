@@ -67,7 +67,7 @@ class SceneDrawing:
         grain = cv2.resize(rng.normal(0, 1, (c.height // 8, 4)).astype(np.float32),
                            (c.width, c.height), interpolation=cv2.INTER_CUBIC)
         img = np.clip(img + 10 * grain[..., None], 0, 255).astype(np.uint8)
-        poly = np.asarray(self.polygon, np.int32) + np.int32(offset)
+        poly = np.asarray(self.polygon, np.int32) + np.asarray(offset, np.int32)
         if self.surface == "tray":
             cv2.polylines(img, [poly], True, tuple(int(v * 0.55) for v in around), 8)
         elif self.surface == "dark":
@@ -198,7 +198,7 @@ class SceneDrawing:
     def _contrasting_colors(self) -> list[str]:
         """Dice colours that stand out from both the region and its surroundings."""
         def lab(bgr: tuple[int, int, int]) -> np.ndarray:
-            px = np.uint8([[bgr]])
+            px = np.array([[bgr]], np.uint8)
             return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(float)
 
         surf = [lab(c) for c in (SURFACES[self.surface][0], self.around)]
@@ -259,7 +259,7 @@ def _blend(frame: np.ndarray, img: np.ndarray | None, alpha: np.ndarray, m: np.n
     mm[0, 2] -= x1
     mm[1, 2] -= y1
     size = (x2 - x1, y2 - y1)
-    a = cv2.warpAffine(alpha, mm, size, flags=cv2.INTER_AREA).astype(np.float32) / 255
+    a: np.ndarray = cv2.warpAffine(alpha, mm, size, flags=cv2.INTER_AREA).astype(np.float32) / 255
     if blur:
         a = cv2.GaussianBlur(a, (blur | 1, blur | 1), 0)
     roi = frame[y1:y2, x1:x2].astype(np.float32)

@@ -347,7 +347,7 @@ class Simulation(SceneDrawing, HandMoves, DiceLanding):
     def write_video(self, path: str | Path) -> None:
         """An .mp4 (mp4v) or .avi (MJPG) video of the whole script."""
         path = Path(path)
-        fourcc = cv2.VideoWriter_fourcc(*("MJPG" if path.suffix.lower() == ".avi" else "mp4v"))
+        fourcc = cv2.VideoWriter.fourcc(*("MJPG" if path.suffix.lower() == ".avi" else "mp4v"))
         c = self.config
         writer = cv2.VideoWriter(str(path), fourcc, c.fps, (c.width, c.height))
         if not writer.isOpened():
