@@ -1,7 +1,7 @@
 """The vision package's shape (issue 33): the simulator and the drawn dice live in `vision/sim/`,
 apart from the live path, which never imports them (they are for tests, benchmarks, training
-data and the demo)."""
-from layout_helpers import ROOT, imported
+data and the demo); no import cycle (lazy imports count); no module over 500 lines."""
+from layout_helpers import ROOT, import_cycle, imported, long_modules, tree_graph
 
 VISION = ROOT / "vision"
 
@@ -16,3 +16,11 @@ def test_the_simulator_is_a_room_of_its_own():
     flat = {p.stem for p in VISION.glob("*.py")}
     assert not {name for name in flat if name.startswith("simulate") or name == "synthetic"}
     assert (VISION / "sim" / "simulator.py").is_file()
+
+
+def test_no_vision_module_imports_itself_round_a_cycle():
+    assert import_cycle(tree_graph(VISION)) is None
+
+
+def test_every_vision_module_is_under_500_lines():
+    assert long_modules(VISION) == {}
