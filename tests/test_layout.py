@@ -28,3 +28,13 @@ def test_hardware_has_no_import_cycle_when_it_loads():
 
 def test_every_hardware_module_is_under_500_lines():
     assert long_modules(ROOT / "hardware") == {}
+
+
+def test_the_architecture_map_names_every_module():
+    """docs/architecture.md is the newcomer's map (issue 33): each module is named in it."""
+    doc = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    modules = [p for folder in ("vision", "models", "rules", "hardware")
+               for p in (ROOT / folder).rglob("*.py")
+               if p.name not in ("__init__.py", "__main__.py") and "migrations" not in p.parts]
+    assert sorted(str(p.relative_to(ROOT)) for p in modules if f"`{p.name}`" not in doc
+                  and f"`{p.stem}`" not in doc) == []
