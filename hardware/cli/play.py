@@ -18,6 +18,8 @@ from zonkcam.hardware.options import CliError, bounded, bounded_float, check_por
 from zonkcam.models.registry import MODEL_HELP
 
 if TYPE_CHECKING:
+    from zonkcam.hardware.league.outbox import LeagueLink
+    from zonkcam.hardware.store import Store
     from zonkcam.models.captures import CaptureSet
     from zonkcam.rules.ruleset import Ruleset
 
@@ -68,9 +70,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from zonkcam.hardware.kiosk.app import TableApp
     from zonkcam.hardware.kiosk.demo import DemoPlayer
     from zonkcam.hardware.kiosk.web import Access, Hub, create_app, new_pin, serve
-    from zonkcam.hardware.store import Store, StoreError, default_path
+    from zonkcam.hardware.store import Store, default_path
     from zonkcam.models.registry import RegistryError, resolve_model
-    from zonkcam.rules.game import GameSetup
     from zonkcam.vision.colors import DiceSetError
     from zonkcam.vision.model import ModelError
     from zonkcam.vision.read import Reader
@@ -110,32 +111,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     captures = _captures(args.capture)
     store = Store(db)
     league = _join_league(args, store, db)  # None without --league
-    game_id = store.unfinished() if league is None else league.game_id
-    if game_id is not None and not args.new:
-        try:
-            store.game(game_id)
-        except StoreError as exc:  # the kiosk still starts: that game stays, unplayable, in the db
-            if league is not None:  # a new game here would not be the league's: stop, say why
-                raise CliError(league.unloadable(game_id, exc), status=1) from None
-            log.warning("cannot resume: %s; starting a new game", exc)
-            game_id = None
-    if game_id is not None and args.new:
-        # The game log ends a game only by its rules, so the old game stays unfinished; the
-        # newest unfinished game is the one resumed.
-        log.info("game %s left unfinished", game_id)
-        game_id = None
     house = {Path(args.rules).stem: ruleset_from(args)} if args.rules else {}
-    if game_id is None:
-        game_id = store.new_game(GameSetup(ruleset, players))
-        log.info("new game %s: %s, %s", game_id, ruleset.name, ", ".join(players))
-    elif league is not None:  # the game the league gave this table, new or begun; --new has no say
-        game = store.game(game_id)
-        log.info("table %s: %s its league game (local game %s): %s, %s", league.table,
-                 "resuming" if game.log else "starting", game_id, game.ruleset.name, ", ".join(game.order))
-    else:
-        game = store.game(game_id)
-        log.info("resuming game %s: %s, %s (--new to start another)", game_id, game.ruleset.name,
-                 ", ".join(game.order))
+    game_id = _game_to_play(args, store, league, ruleset, players)
     ruleset = store.game(game_id).ruleset
 
     hub = Hub()
@@ -162,7 +139,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                      name="camera", daemon=True).start()
     if args.button is not None:
         _bank_button(args.button, app)
-    _ = league and league.start(app)  # its sender, and its next game once this one is over
+    if league is not None:  # its sender, and its next game once this one is over
+        league.start(app)
     print(f"zonkcam: open http://localhost:{args.port}/" + (f" (LAN PIN {pin})" if pin else ""),
           file=sys.stderr)
     try:
@@ -175,11 +153,47 @@ def cmd_play(args: argparse.Namespace) -> int:
     finally:
         stop.set()
         camera.close()
-        _ = league and league.stop()
+        if league is not None:
+            league.stop()
     return 0
 
 
-def _join_league(args: argparse.Namespace, store, db: Path):
+def _game_to_play(args: argparse.Namespace, store: Store, league: LeagueLink | None, ruleset: Ruleset,
+                  players: tuple[str, ...]) -> int:
+    """The game this table plays: the league's (new or begun; --new has no say), else the newest
+    unfinished one resumed (unless --new, or it cannot be loaded), else a new one."""
+    from zonkcam.hardware.store import StoreError
+    from zonkcam.rules.game import GameSetup
+
+    game_id = store.unfinished() if league is None else league.game_id
+    if game_id is not None and not args.new:
+        try:
+            store.game(game_id)
+        except StoreError as exc:  # the kiosk still starts: that game stays, unplayable, in the db
+            if league is not None:  # a new game here would not be the league's: stop, say why
+                raise CliError(league.unloadable(game_id, exc), status=1) from None
+            log.warning("cannot resume: %s; starting a new game", exc)
+            game_id = None
+    if game_id is not None and args.new:
+        # The game log ends a game only by its rules, so the old game stays unfinished; the
+        # newest unfinished game is the one resumed.
+        log.info("game %s left unfinished", game_id)
+        game_id = None
+    if game_id is None:
+        game_id = store.new_game(GameSetup(ruleset, players))
+        log.info("new game %s: %s, %s", game_id, ruleset.name, ", ".join(players))
+    elif league is not None:  # the game the league gave this table, new or begun; --new has no say
+        game = store.game(game_id)
+        log.info("table %s: %s its league game (local game %s): %s, %s", league.table,
+                 "resuming" if game.log else "starting", game_id, game.ruleset.name, ", ".join(game.order))
+    else:
+        game = store.game(game_id)
+        log.info("resuming game %s: %s, %s (--new to start another)", game_id, game.ruleset.name,
+                 ", ".join(game.order))
+    return game_id
+
+
+def _join_league(args: argparse.Namespace, store: Store, db: Path) -> LeagueLink | None:
     """With --league: the game the league gives this table (not --new's, not the unfinished one)."""
     if not args.league:
         return None
