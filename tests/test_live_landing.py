@@ -1,5 +1,6 @@
 """A thrown die landing by where a picked-up die of its face lay is no kept die knocked, when
-the picked-up die was not seen there once the rolling began (seeds 63004, throw 4; 63005, 5)."""
+the picked-up die was not seen there once the rolling began (seeds 63004, throw 4; 63005, 5);
+nor a kept die a hand pushed, when it was not seen there just before (67002, throw 1)."""
 from overhead_helpers import SIDE, die, put, table
 from zonkcam.vision.dice import Die
 from zonkcam.vision.looks import Look
@@ -50,5 +51,84 @@ def test_the_stream_notes_the_dice_seen_where_they_lay_while_dice_roll():
         stream.tracker._on_table = [kept, taken]
         stream._looks = {d: Look.of(settled, d, SIDE) for d in (kept, taken)}
         stream._watch(rolling, read_here)
-        assert stream._stayed_put(kept)
-        assert stream._stayed_put(taken) is not read_here  # not told from a small stream
+        # not told from a small stream
+        assert stream._stayed_put(kept) is (True if read_here else None)
+        assert stream._stayed_put(taken) is (False if read_here else None)
+
+
+def picked_up_held_and_thrown(lately):
+    """The 2 and the 6 picked up and held with no settle between, then thrown: the 6 lands a
+    side from where it lay, the 2 leaves the picture (a die seen leaving): (outcome)."""
+    t = ThrowTracker(dice_count=6)
+    t.settle([], rolled=False)
+    t.settle(SIX, rolled=True)
+    six = SIX[5]
+    landed = Die(6, "white", 0.99, 0.9, six.box, (six.center[0] + 30, six.center[1] + 12), 40.0,
+                 "ok")
+    return t.settle([SIX[0], *SIX[2:5], landed], rolled=True, left=True,
+                    stayed=lambda old: old not in (SIX[1], SIX[5]), lately=lately)
+
+
+def test_a_die_of_its_face_near_one_held_since_long_before_the_roll_was_thrown_not_pushed():
+    out = picked_up_held_and_thrown(lambda old: old not in (SIX[1], SIX[5]))
+    assert out.kind == "throw" and out.flags == ["spaz", "lost"]
+    assert [d.value for d in out.thrown] == [6]
+    assert sorted(d.value for d in out.removed) == [2, 6]
+
+
+def test_a_die_seen_where_it_lay_just_before_the_roll_may_have_been_pushed():
+    # a hand in a sleeve of the table's colour covers the die it pushes, then pushes it
+    for lately in (lambda old: old is not SIX[1], None):  # None: the caller cannot tell
+        out = picked_up_held_and_thrown(lately)
+        assert out.kind == "pickup" and [d.value for d in out.removed] == [2]
+
+
+def test_the_stream_notes_the_dice_seen_where_they_lay_just_before_dice_rolled():
+    settled = table()
+    put(settled, 60, 60, 0)
+    put(settled, 160, 100, 10)
+    pushed, held = die(60, 60, 1), die(160, 100, 2)
+    before = table()  # the hand is not over the one it will push yet; the other is held
+    put(before, 60, 60, 0)
+    rolling = table()  # the hand over both
+    stream = ThrowStream(None)
+    stream.tracker._on_table = [pushed, held]
+    stream._looks = {d: Look.of(settled, d, SIDE) for d in (pushed, held)}
+    stream._unrolled.extend([(9.0, settled), (9.8, before), (10.0, rolling)])
+    stream._watch(rolling, True, 10.1)
+    assert stream._seen_lately(pushed) and not stream._seen_lately(held)
+    assert not stream._stayed_put(pushed)
+    stream = ThrowStream(None)  # the die was seen there only long before the rolling began
+    stream.tracker._on_table = [pushed, held]
+    stream._looks = {d: Look.of(settled, d, SIDE) for d in (pushed, held)}
+    stream._unrolled.extend([(9.0, before), (10.0, rolling)])
+    stream._watch(rolling, True, 10.1)
+    assert not stream._seen_lately(pushed)
+
+
+def knocked_and_read_turned(stayed):
+    """Every die but the 1 picked up and thrown with no settle between; the 1 knocked 15 px
+    (past the match tolerance) and its turn read 25° off (a one's turn is its outline's):
+    (outcome)."""
+    t = ThrowTracker(dice_count=6)
+    t.settle([], rolled=False)
+    t.settle(SIX, rolled=True)
+    one = SIX[0]
+    knocked = Die(1, "white", 0.99, 0.9, one.box, (one.center[0] + 14, one.center[1] - 6), 35.0,
+                  "ok")
+    thrown = [Die(v, "white", 0.99, 0.9, (0, 0, 30, 30), (100 + 60 * v, 380), 10.0, "ok")
+              for v in (2, 3, 4, 5, 6)]
+    return t.settle([knocked, *thrown], rolled=True, stayed=stayed)
+
+
+def test_a_die_seen_where_it_lay_while_dice_rolled_is_knocked_however_its_turn_was_read():
+    out = knocked_and_read_turned(lambda old: old is SIX[0])
+    assert out.kind == "throw" and out.flags == ["knocked"]
+    assert [d.value for d in out.kept] == [1]
+    assert sorted(d.value for d in out.removed) == [2, 3, 4, 5, 6]
+
+
+def test_a_die_not_told_seen_and_read_turned_far_off_is_thrown():
+    # where the stream cannot tell (a small motion stream) the turn still decides
+    out = knocked_and_read_turned(lambda old: None)
+    assert [d.value for d in out.kept] == [] and "knocked" not in out.flags

@@ -71,6 +71,9 @@ from zonkcam.vision.throws import (
 
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
+LATELY_S = 0.5  # s before the rolling began that a die seen where it lay was there lately: a
+# hand pushing a kept die covers it a few frames before the push; one picking a die up, holding
+# it and throwing it, a second or more
 LARGEST = 0.25  # of the picture's shorter side: a read whose box is wider is no die (a camera
 # that shows a tray of dice with the table round it shows a die far smaller)
 
@@ -155,6 +158,10 @@ class ThrowStream:
         # dice of the last settle seen where they lay since the rolling began (None: not told,
         # the frames fed are not the pictures read)
         self._stayed: list[Die] | None = []
+        # the frames of the motion before the rolling began (time, picture), the last `LATELY_S`,
+        # and the dice of the last settle seen where they lay in them or since
+        self._unrolled: deque[tuple[float, np.ndarray]] = deque(maxlen=32)
+        self._lately: list[Die] = []
 
     @property
     def expecting(self) -> bool:
@@ -182,7 +189,9 @@ class ThrowStream:
         self.stats.motion_s += self.clock() - start
         event = None
         if update.moving and update.rolling:
-            self._watch(frame, full is None)
+            self._watch(frame, full is None, t)
+        elif update.moving and full is None:
+            self._unrolled.append((t, frame))
         if update.moving:
             self._early.clear()
             self._pictures.clear()
@@ -210,27 +219,43 @@ class ThrowStream:
             self.stats.latency_ms.append(latency)
         return event
 
-    def _watch(self, frame: np.ndarray, read_here: bool) -> None:
+    def _watch(self, frame: np.ndarray, read_here: bool, t: float = 0.0) -> None:
         """Note the dice of the last settle that `frame` shows where they lay, as they lay
         (`Look.seen_at`), while dice roll: a kept die a thrown die knocks lies there until it
         is hit; one picked up is gone before the throw (`ThrowTracker.settle`'s `stayed`).
         Only where the frames are the pictures read (`read_here`), whose pixels the looks
-        are in; a few dice a frame, each until it is seen."""
+        are in; a few dice a frame, each until it is seen. At the first rolling frame, the
+        frames of the `LATELY_S` before it are looked at too (`_lately`)."""
         if not read_here:
             self._stayed = None
         if self._stayed is None:
             return
+        late = [f for s, f in self._unrolled if s >= t - LATELY_S]
+        self._unrolled.clear()
         for d in self.tracker.on_table:
             look = self._looks.get(d)
-            if look is not None and all(d is not s for s in self._stayed) and \
-                    look.seen_at(frame, look.center):
+            if look is None or any(d is s for s in self._stayed):
+                continue
+            if look.seen_at(frame, look.center):
                 self._stayed.append(d)
+                self._lately.append(d)
+            elif all(d is not s for s in self._lately) and \
+                    any(look.seen_at(f, look.center) for f in reversed(late)):
+                self._lately.append(d)
 
-    def _stayed_put(self, old: Die) -> bool:
-        """Whether die `old` was seen where it lay since the rolling began (True where that
+    def _stayed_put(self, old: Die) -> bool | None:
+        """Whether die `old` was seen where it lay since the rolling began (None where that
         cannot be told)."""
+        if self._stayed is None or old not in self._looks:
+            return None
+        return any(old is s for s in self._stayed)
+
+    def _seen_lately(self, old: Die) -> bool:
+        """Whether die `old` was seen where it lay `LATELY_S` before the rolling began or
+        since (True where that cannot be told): one a hand pushes is covered a few frames before
+        it moves; one picked up and held was gone long before the throw."""
         return self._stayed is None or old not in self._looks or \
-            any(old is s for s in self._stayed)
+            any(old is s for s in self._lately)
 
     def _read(self, image: np.ndarray) -> list[Die]:
         start = self.clock()
@@ -286,8 +311,11 @@ class ThrowStream:
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled, alike=self._alike, left=self._left,
-                                      shifted=self._shifted, stayed=self._stayed_put)
+                                      shifted=self._shifted, stayed=self._stayed_put,
+                                      lately=self._seen_lately)
         self._stayed = [] if self._stayed is not None else None
+        self._lately = []
+        self._unrolled.clear()
         self._remember(self.tracker.on_table)
         assert self.last_image is not None
         self.motion.set_resting([d.center for d in self.tracker.on_table],

@@ -254,7 +254,8 @@ class ThrowTracker:
     def settle(self, dice: list[Die], rolled: bool,
                alike: Callable[[Die, Die], bool] | None = None, *, left: bool = True,
                shifted: Callable[[Die], bool] | None = None,
-               stayed: Callable[[Die], bool] | None = None) -> Outcome:
+               stayed: Callable[[Die], bool | None] | None = None,
+               lately: Callable[[Die], bool] | None = None) -> Outcome:
         """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen;
         `left`: a die rolling was seen where it could leave the picture (a throw whose every
         die is missing needs it). `alike(old, new)`, if the caller can tell: whether the
@@ -262,8 +263,10 @@ class ThrowTracker:
         a die is the one that lay there, unless it lies still (`STILL`): a die picked up and
         thrown can land by its old place, turned a little. `shifted(old)`, if the caller can
         tell: whether die `old` no longer lies exactly as it lay (moved or turned).
-        `stayed(old)`, if the caller can tell: whether die `old` was seen where it lay after
-        the rolling began (a kept die a thrown die knocked was; one picked up was not)."""
+        `stayed(old)`: whether die `old` was seen where it lay after the rolling began (a kept
+        die a thrown die knocked was; one picked up was not); None where that cannot be told.
+        `lately(old)`, likewise: whether it was seen there just before the rolling began or
+        since (a kept die a hand pushes was; one picked up, held and thrown was not)."""
         if self._on_table is None:
             self._on_table = list(dice)
             if rolled and dice and self.expecting:
@@ -332,7 +335,7 @@ class ThrowTracker:
             kept += [new for _, new in knocked]
         pushed: list[tuple[Die, Die]] = []
         if rolled and fresh and self._short(dice):
-            pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours)
+            pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours, lately)
             moved += pushed
             kept += [new for _, new in pushed]
         self._on_table = list(dice)
@@ -360,30 +363,40 @@ class ThrowTracker:
 
     def _knocked_in_one_go(self, gone: list[Die], fresh: list[Die], size: float,
                            shift: tuple[float, float],
-                           stayed: Callable[[Die], bool] | None = None) -> list[tuple[Die, Die]]:
+                           stayed: Callable[[Die], bool | None] | None = None
+                           ) -> list[tuple[Die, Die]]:
         """Pairs of a die gone and one that came within `KNOCK_REACH`, of its face and colour
         and turned alike: past the match tolerance, or nearer with another die thrown. A die
-        gone that was not seen where it lay once the rolling began (`stayed`) was picked up:
-        a die of its face landing by its place is another (seeds 63004, throw 4; 63005, 5)."""
+        gone that was not seen where it lay once the rolling began (`stayed` False) was picked
+        up: a die of its face landing by its place is another. One seen there (True) was on
+        the table when the dice were thrown: a die of its face by its place is it, however its
+        turn was read (a one's turn is read from its outline, which a dark tray blurs)."""
+        seen = [a for a in gone if stayed is not None and stayed(a) is True]
         if stayed is not None:
-            gone = [a for a in gone if stayed(a)]
+            gone = [a for a in gone if stayed(a) is not False]
         near, _, _ = self._match(gone, fresh, KNOCK_REACH * size, shift, angles=False,
                                  colours=True)
-        near = [(a, b) for a, b in near if _angle_close(a, b, self.angle_tol)]
+        near = [(a, b) for a, b in near
+                if any(a is s for s in seen) or _angle_close(a, b, self.angle_tol)]
         far = [(a, b) for a, b in near if _dist(a, b, shift) > self.match_tol * size]
         return near if len(fresh) > len(near) else far
 
     def _slid(self, gone: list[Die], fresh: list[Die], size: float,
-              shift: tuple[float, float], colours: bool
+              shift: tuple[float, float], colours: bool,
+              lately: Callable[[Die], bool] | None = None
               ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """`_match` of every die that came with a die gone of its face within `SLID_REACH`,
         when all can be: with dice short of the count, dice that all came near where one of
         their face lay are kept dice the hand slid picking the others up, which it holds (in a
         sleeve of the table's colour, the die sliding alone is a die rolling, and the hand
         going out by the frame's edge a die leaving). Thrown dice that all land so, while
-        others leave the picture, are rare. No pairs otherwise."""
-        pairs, still_gone, left = self._match(gone, fresh, SLID_REACH * size, shift,
-                                              angles=False, colours=colours)
+        others leave the picture, are rare. No pairs otherwise. A die gone that was not seen
+        where it lay just before the rolling began (`lately`) was picked up and held, not
+        pushed: a die of its face that came near its place was thrown."""
+        slides = [a for a in gone if lately is None or lately(a)]
+        pairs, _, left = self._match(slides, fresh, SLID_REACH * size, shift,
+                                     angles=False, colours=colours)
+        still_gone = [a for a in gone if all(a is not x for x, _ in pairs)]
         return ([], gone, fresh) if left else (pairs, still_gone, [])
 
     def _throw(self, thrown: list[Die], kept: list[Die], removed: list[Die], *,
