@@ -153,3 +153,20 @@ def test_the_floors_lighter_grain_beside_a_die_is_no_piece_of_it():
     assert cv2.contourArea(hull) == pytest.approx(25 * 25, rel=0.05)
     patch[10:13, 20:23] = 150  # a pip of a leaning die's side: a piece of the die
     assert cv2.contourArea(_with_pieces(die_mask, raw, side, patch)) > 27 * 25
+
+
+def test_a_flat_die_by_floor_a_lamp_lights_more_than_round_it_is_not_cocked():
+    # where a lamp lights the black floor by a die a few greys lighter than at the border of
+    # the square looked at, the grain's lighter specks were joined to the die lying flat: its
+    # silhouette long, its face short, called cocked (found 67004, 67018: a white five)
+    calls = []
+    for seed in range(8):
+        noise = np.random.default_rng(seed).normal(0, 4, (200, 240))
+        grey = np.full((200, 240), 20.0) + noise
+        grey[55:88, 90:150] += 8  # lit above the die
+        image = np.clip(np.repeat(grey[..., None], 3, axis=2), 0, 255).astype(np.uint8)
+        put(image, 120, 100, 0, body=200)
+        calls += [top_face_ratio(image, (120 + dx, 100), side)
+                  for dx in (-1, 0, 1) for side in (SIDE - 1, SIDE, SIDE + 1)]
+    cocked = [r for r in calls if r is not None and LEAST_TOP <= r <= SHORT_TOP]
+    assert cocked == [], cocked

@@ -58,11 +58,12 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     side (`silhouette`'s `sides`; False: cut off at halfway all the same)."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
     # then measure it centred in the narrower one, at a finer scale.
-    found = silhouette(image_bgr, center, side, others, FIND_WINDOW, sides, lighter=True)
+    found = silhouette(image_bgr, center, side, others, FIND_WINDOW, sides, lighter=True,
+                       grain=False)
     if found is None:
         return None
     found = silhouette(image_bgr, found.in_picture(*cv2.minAreaRect(found.contour)[0]), side,
-                       others, sides=sides, lighter=True)
+                       others, sides=sides, lighter=True, grain=False)
     if found is None:
         return None
     (bx, by), (bw, bh), angle = cv2.minAreaRect(found.contour)

@@ -92,7 +92,8 @@ class Silhouette:
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                others: Sequence[tuple[float, float]] = (), window: float = WINDOW,
-               sides: bool = False, lighter: bool = False) -> Silhouette | None:
+               sides: bool = False, lighter: bool = False, grain: bool = True
+               ) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
     with the wall or the table (it reaches the edge of the square `window` die sides across).
@@ -101,14 +102,17 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     off, what is of its colour and lit otherwise stays its own (`_ours`): a leaning die's
     side, for the cocked test. `lighter`: on a dark table what is lighter than it stands out
     too (`DARK_TABLE`): a grey die and its side whole (for the cocked test; the stack test
-    compares such areas against a higher bar), and its outline is the hull of its pieces."""
+    compares such areas against a higher bar), and its outline is the hull of its pieces.
+    `grain` False: of that, only pieces lighter by `PIECE_STEP` somewhere (`_lighter_within`):
+    the cocked test, which the floor's grain round a die makes long (the stack test keeps it,
+    to tell a die merged with it, far larger than a stack, from a stack)."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
-    contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side)
+    contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side, grain=grain)
     if contour is None:
         contour = _outline(patch, near, two_tables=True, sides=sides)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
@@ -164,8 +168,8 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
 
 
 def _standing_out(patch_bgr: np.ndarray, others: list[tuple[float, float]],
-                  two_tables: bool = False, sides: bool = False, lighter: bool = False
-                  ) -> np.ndarray:
+                  two_tables: bool = False, sides: bool = False, lighter: bool = False,
+                  grain: bool = True) -> np.ndarray:
     """`_foreground`'s mask (0/1) before it is cleaned, pip-wide pieces and all."""
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
@@ -182,21 +186,34 @@ def _standing_out(patch_bgr: np.ndarray, others: list[tuple[float, float]],
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
     mask = squared > least
     if lighter and table[0] < DARK_TABLE:
-        mask |= _lighter_within(lab[..., 0] > table[0] + DARK_STEP, mask)
+        mask |= _lighter_within(lab[..., 0], float(table[0]), mask, grain)
     mask &= _ours(lab, others, sides)
     return mask.astype(np.uint8)
 
 
-def _lighter_within(lighter: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Of the pixels `lighter` than a dark table and not in `mask`, those that do not reach
-    the patch's border: a tray's wall lit from above, or the table round it, is lighter than
-    its floor too, and a die against it is left as the colour test cut it."""
-    extra = (lighter & ~mask).astype(np.uint8)
+def _lighter_within(lightness: np.ndarray, table: float, mask: np.ndarray,
+                    grain: bool = True) -> np.ndarray:
+    """Of the pixels `DARK_STEP` lighter than a dark `table` (Lab lightness) and not in
+    `mask`, those of pieces that do not reach the patch's border (a tray's wall lit from
+    above, or the table round it, is lighter than its floor too, and a die against it is left
+    as the colour test cut it); without `grain`, of pieces `PIECE_STEP` lighter somewhere,
+    over more than a speck: where a lamp lights the floor round a die more than at the
+    patch's border, its grain is lighter by less, in specks that the silhouette's closing
+    joins to a die lying flat, making it long."""
+    extra = ((lightness > table + DARK_STEP) & ~mask).astype(np.uint8)
     n, labels = cv2.connectedComponents(extra)
     if n <= 1:
         return extra.astype(bool)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    return extra.astype(bool) & ~np.isin(labels, edge[edge > 0])
+    keep = np.ones(n, bool)
+    if not grain:  # lighter by `PIECE_STEP` over 3x3 pixels at least: no speck of noise
+        bright = cv2.morphologyEx((lightness >= table + PIECE_STEP).astype(np.uint8),
+                                  cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        keep[:] = False
+        keep[np.unique(labels[bright > 0])] = True
+    keep[edge] = False
+    keep[0] = False
+    return keep[labels]
 
 
 def _ours(lab: np.ndarray, others: list[tuple[float, float]], sides: bool) -> np.ndarray:
@@ -241,13 +258,13 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
              two_tables: bool = False, sides: bool = False, lighter: bool = False,
-             side: float | None = None) -> np.ndarray | None:
+             side: float | None = None, grain: bool = True) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`. `side`: a die's side
     in patch pixels; with `lighter` on a dark table, the outline is the hull of the die's
     pieces (`_with_pieces`)."""
-    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter)
+    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
