@@ -110,10 +110,14 @@ def test_focus_frames_the_dice_read_at_the_scale_they_are_read_well():
     reader = Reader.__new__(Reader)
     reader.reject_threshold = 0.5
     found = [candidate(1000, 800, 80, True), candidate(1100, 820, 80, True)]
-    (x0, y0, x1, y1), side = focus(found, 3280, 2464, 1280, reader._rejects)
+    [((x0, y0, x1, y1), side)] = focus(found, 3280, 2464, 1280, reader._rejects)
     assert (x0, y0, x1, y1) == (840, 640, 1260, 980)  # a die and a half beyond their boxes
     assert side == round(420 * FOCUS_DIE / 80)
-    assert focus(found, 3280, 2464, 3280, reader._rejects) is None  # 80 px there already
+    assert focus(found, 3280, 2464, 3280, reader._rejects) == []  # 80 px there already
+    # a die far from them: a region of its own, not the still between them
+    far = [*found, candidate(3000, 2200, 80, True)]
+    assert [box for box, _ in focus(far, 3280, 2464, 1280, reader._rejects)] == [
+        (840, 640, 1260, 980), (2840, 2040, 3160, 2360)]
 
 
 def test_a_proposal_at_the_middle_scale_tells_one_big_die_from_two():

@@ -15,7 +15,8 @@ small or too large for the proposer), `second_look` (a doubtful read read again 
 `missed` and `squares` (overhead cameras: dice the proposer missed or merged, the square a flat
 die shows), `sides` (photos at a slant: a die read at its side face), `turned` (photos: a
 doubtful die that a turn of its crop reads as no die is clutter), `die_sizes` (dice alike in size,
-one read per die) and `on_table` (the table polygon, dice off it).
+one read per die), `regions` (a still's zoom looks only round the dice already read) and
+`on_table` (the table polygon, dice off it).
 """
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ from zonkcam.vision.proposals import (
     decode,
     proposer_input,
 )
+from zonkcam.vision.regions import regions, view_cells
 from zonkcam.vision.second_look import second_look
 from zonkcam.vision.squares import square, squared
 
@@ -157,14 +159,19 @@ class Reader(CropReader):
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
         """The candidates of the proposal that reads the most dice surely, of proposals at
         `proposer_side` and at twice, four and eight times that resolution, while
-        `scales.zoom_again` says so."""
+        `scales.zoom_again` says so. A still's zoom past a proposal that read dice surely at a
+        size the proposer finds (`scales.seen_enough`) proposes only the regions round those
+        dice: the whole 8 MP still at 1280 px costs about four decodes (issue 36)."""
         long_side = max(image.shape[:2])
         side = self.proposer_side
         passes = {side: self._candidates_at(image, side, size)}
         while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
                                 self._rejects, self._unsure):
-            side *= 2
-            passes[side] = self._candidates_at(image, side, size)
+            last, side = passes[side], 2 * side
+            near_only = (size is None and long_side > scales.ZOOM_GROWS_TO
+                         and side > 2 * self.proposer_side and scales.seen_enough(
+                             last, side // 2, long_side, self._rejects, self._unsure))
+            passes[side] = self._candidates_at(image, side, size, near=last if near_only else None)
         best = max(passes, key=lambda k: scales.how_well(
             passes[k], k, self._rejects, self._unsure, larger_first=size is None))
         if size is not None or long_side <= 2 * self.proposer_side:
@@ -172,20 +179,29 @@ class Reader(CropReader):
         return self._focused(image, passes[best], best)
 
     def _focused(self, image: np.ndarray, found: list[Candidate], side: int) -> list[Candidate]:
-        """`found` (a proposal at `side` px), or a proposal of the region round its dice at the
+        """`found` (a proposal at `side` px), or a proposal of the regions round its dice at the
         scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
         surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
         six dice read at 1280 px), at ~60 px they are two."""
         h, w = image.shape[:2]
         where = scales.focus(found, w, h, side, self._rejects)
-        if where is None:
+        if not where:
             return found
-        (x0, y0, x1, y1), focus_side = where
-        near = [replace(c, proposal=replace(c.proposal, cx=c.proposal.cx + x0,
-                                            cy=c.proposal.cy + y0))
-                for c in self._candidates_at(image[y0:y1, x0:x1], focus_side, None)]
+        seen = self._regions_read(image, where)
         well = partial(scales.how_well, rejects=self._rejects, unsure=self._unsure)
-        return near if well(near, 0)[0] > well(found, 0)[0] else found
+        return seen if well(seen, 0)[0] > well(found, 0)[0] else found
+
+    def _regions_read(self, image: np.ndarray,
+                      where: Sequence[tuple[tuple[int, int, int, int], int]]) -> list[Candidate]:
+        """The candidates of proposals of regions (x0, y0, x1, y1) of the picture, each scaled
+        to its side in px, read in one batch."""
+        proposals: list[Proposal] = []
+        gains: list[np.ndarray] = []
+        for (x0, y0, x1, y1), region_side in where:
+            near, small = self._proposals_at(image[y0:y1, x0:x1], region_side)
+            proposals += [replace(p, cx=p.cx + x0, cy=p.cy + y0) for p in near]
+            gains += [white_balance_gains(small)] * len(near) if near else []
+        return self._read_proposals(image, proposals, gains, None)
 
     def _close_up(self, image: np.ndarray, found: list[Candidate], size: float | None
                   ) -> list[Candidate]:
@@ -201,25 +217,51 @@ class Reader(CropReader):
                                  lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
-                       canvas: int = 1) -> list[Candidate]:
+                       canvas: int = 1, near: Sequence[Candidate] | None = None
+                       ) -> list[Candidate]:
         """The candidates of a proposal on the picture scaled to `side` px (in the middle of a
-        plain canvas `canvas` times as large)."""
+        plain canvas `canvas` times as large); `near`: of the regions of that view round these
+        dice only (`vision.regions`), proposed as in the whole view."""
+        cells = None if not near else view_cells(image, regions(
+            near, image.shape[1], image.shape[0], self._rejects, scales.FOCUS_MARGIN), side)
+        if near and cells is not None:
+            scale = side / max(image.shape[:2])
+            proposals = [p for grey01, x0, y0 in cells
+                         for p in self._proposed(grey01, scale, x0, y0)]
+            gains = [near[0].gains] * len(proposals)  # the view before's: the same highlights
+            return self._read_proposals(image, proposals, gains, size)
+        proposals, small = self._proposals_at(image, side, canvas)
+        gains = [white_balance_gains(small)] * len(proposals) if proposals else []
+        return self._read_proposals(image, proposals, gains, size)
+
+    def _proposals_at(self, image: np.ndarray, side: int, canvas: int = 1
+                      ) -> tuple[list[Proposal], np.ndarray]:
+        """The proposals on the picture scaled to `side` px (in the middle of a plain canvas
+        `canvas` times as large), in the picture's pixels, and the scaled colour picture."""
         grey01, scale, small = proposer_input(image, side)
         pad = 0
         if canvas > 1:
             grey01, pad = scales.on_canvas(grey01, side, canvas)
+        return self._proposed(grey01, scale, -pad, -pad), small
+
+    def _proposed(self, grey01: np.ndarray, scale: float, x0: int, y0: int) -> list[Proposal]:
+        """The proposals in the proposer's input `grey01`, a view of the picture scaled by
+        `scale` whose top left lies at (x0, y0) of the view, in the picture's pixels."""
         heat, geometry = self.model.propose(grey01)
-        proposals = [Proposal(p.cx - pad / scale, p.cy - pad / scale, p.w, p.h, p.score)
-                     for p in decode(heat, geometry, scale, self.model.stride,
-                                     self.heat_threshold,
-                                     NMS_FRACTION if self.overhead else PEAKS_APART)]
+        return [Proposal(p.cx + x0 / scale, p.cy + y0 / scale, p.w, p.h, p.score)
+                for p in decode(heat, geometry, scale, self.model.stride, self.heat_threshold,
+                                NMS_FRACTION if self.overhead else PEAKS_APART)]
+
+    def _read_proposals(self, image: np.ndarray, proposals: list[Proposal],
+                        gains: list[np.ndarray], size: float | None) -> list[Candidate]:
+        """Proposals cut from the picture and read in one batch (each with the white balance
+        `gains` of the view it was proposed in), given their second look, one read per die."""
         if not proposals:
             return []
         looks = [self._look(image, p) for p in proposals]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
-        gains = white_balance_gains(small)
-        found = [Candidate(p, angle, pr, patch, gains, crop)
-                 for p, (crop, patch, angle), pr in zip(proposals, looks, probs, strict=True)]
+        found = [Candidate(p, angle, pr, patch, g, crop) for p, (crop, patch, angle), pr, g
+                 in zip(proposals, looks, probs, gains, strict=True)]
         return one_per_die(second_look(self, image, found, size), self._rejects)
 
     def _die(self, c: Candidate) -> Die:

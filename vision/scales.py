@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal, apart
+from zonkcam.vision.regions import regions
 
 Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
 
@@ -90,6 +91,16 @@ def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, propos
     return (sure[-1] < FEW_SURE or sure[-1] > sure[-2]) and 2 * side <= ZOOM_GROWS_TO
 
 
+def seen_enough(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge,
+                unsure: Judge) -> bool:
+    """Whether a proposal at `side` px read a die surely, at a size the proposer finds
+    (`ZOOM_BELOW` px or more there): a zoom past it need look only round its dice (`regions`),
+    as the focus does."""
+    if how_well(found, side, rejects, unsure)[0] < 1:
+        return False
+    return not small(found, side, long_side, rejects)
+
+
 def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge) -> bool:
     """Whether a proposal at `side` px read no die, or dice of a median under `ZOOM_BELOW` px
     at that scale."""
@@ -117,24 +128,24 @@ def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: in
 
 
 def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge
-          ) -> tuple[tuple[int, int, int, int], int] | None:
-    """The region (x0, y0, x1, y1) round the dice read in a proposal at `side` px of a picture
-    `width`x`height`, and the side to propose it at so they show `FOCUS_DIE` px across; None
-    where they already show about that size there, or none were read."""
+          ) -> list[tuple[tuple[int, int, int, int], int]]:
+    """The regions (x0, y0, x1, y1) round the dice read in a proposal at `side` px of a picture
+    `width`x`height`, each with the side to propose it at so they show `FOCUS_DIE` px across;
+    none where they already show about that size there, or none were read. Dice further apart
+    than their margins get regions of their own (`regions`): six dice scattered over an 8 MP
+    still are six small regions, not the whole still seen at three times the pixels."""
     dice = [c.proposal for c in found if not rejects(c)]
     if not dice:
-        return None
+        return []
     long_side = max(width, height)
     typical = float(np.median([p.size for p in dice]))
     if typical * side / long_side >= FOCUS_FROM * FOCUS_DIE:
-        return None
-    reach = FOCUS_MARGIN * typical
-    x0 = max(0, round(min(p.cx - p.w / 2 for p in dice) - reach))
-    y0 = max(0, round(min(p.cy - p.h / 2 for p in dice) - reach))
-    x1 = min(width, round(max(p.cx + p.w / 2 for p in dice) + reach))
-    y1 = min(height, round(max(p.cy + p.h / 2 for p in dice) + reach))
-    scale = min(FOCUS_DIE / typical, FOCUS_MOST, ZOOM_SIDE_MAX / max(x1 - x0, y1 - y0))
-    return (x0, y0, x1, y1), max(64, round(max(x1 - x0, y1 - y0) * scale))
+        return []
+    out = []
+    for x0, y0, x1, y1 in regions(found, width, height, rejects, FOCUS_MARGIN):
+        scale = min(FOCUS_DIE / typical, FOCUS_MOST, ZOOM_SIDE_MAX / max(x1 - x0, y1 - y0))
+        out.append(((x0, y0, x1, y1), max(64, round(max(x1 - x0, y1 - y0) * scale))))
+    return out
 
 
 def on_canvas(grey01: np.ndarray, side: int, canvas: int) -> tuple[np.ndarray, int]:

@@ -1,0 +1,172 @@
+"""What a read of a camera still costs, and where the time goes (issue 36: read ÷ decode ≤ 1.0
+on an 8 MP still).
+
+    python benchmarks/read_cost.py [--count N] [--sizes 40,60,100] [--dice 6] [--touching N]
+
+Draws 8 MP (3280x2464) stills of `--dice` dice of each size (`vision.sim.drawn`, four tables),
+and with `--touching N` also N of `scale_eval`'s `touching` proxy (rune55 dice 60-120 px pushed
+together on a dark tray; needs ../shared/datasets/rune55), reads each once to warm up and then
+timed, and prints per kind of still: read ÷ JPEG decode (median), the read's median ms, the
+whole views shrunk (their sides; "regions": the focus's), the proposer's calls and
+the megapixels it saw, classifier calls and crops, and the share of the read spent in
+each stage (shrinking the still, the proposer, cutting crops, the classifier, the rest).
+No wall-clock figure here is a test: the tests count passes (tests/test_vision_cost.py).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import cv2
+import numpy as np
+from zonkcam.vision import read as read_module
+from zonkcam.vision.read import Reader
+from zonkcam.vision.sim.drawn import render_scene
+
+STILL = (3280, 2464)
+
+
+class Meter:
+    """Counts and times the reader's costly leaves while installed (`metered`)."""
+
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = defaultdict(float)
+        self.calls: Counter[str] = Counter()
+        self.crops = 0
+        self.pixels = 0  # the proposer's input, summed
+        self.sides: list[int] = []  # the sides of the whole views shrunk
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.ms[name] += (time.perf_counter() - t0) * 1000
+                self.calls[name] += 1
+        return timed
+
+
+@contextmanager
+def metered(reader: Reader, meter: Meter) -> Iterator[None]:
+    """The reader's shrinking, proposer, crop cutting and classifier timed into `meter`."""
+    model = reader.model
+    propose, classify, look = model.propose, model.classify, reader._look
+    shrink = read_module.proposer_input
+
+    def counted_propose(grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        meter.pixels += grey01.size
+        return propose(grey01)
+
+    def counted_classify(crops: np.ndarray) -> np.ndarray:
+        meter.crops += len(crops)
+        return classify(crops)
+
+    def counted_shrink(image: np.ndarray, side: int, *rest: Any) -> Any:
+        meter.sides.append(side)
+        return shrink(image, side, *rest)
+
+    model.propose = meter.wrap("proposer", counted_propose)  # type: ignore[method-assign]
+    model.classify = meter.wrap("classifier", counted_classify)  # type: ignore[method-assign]
+    reader._look = meter.wrap("crops", look)  # type: ignore[method-assign]
+    read_module.proposer_input = meter.wrap("shrink", counted_shrink)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        model.propose, model.classify = propose, classify  # type: ignore[method-assign]
+        del reader._look
+        read_module.proposer_input = shrink
+
+
+def drawn_stills(count: int, size: float, dice: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    kinds = ("felt", "wood", "paper", "dark")
+    return [render_scene(rng, *STILL, n=dice, size=size, kind=kinds[i % 4])[0]
+            for i in range(count)]
+
+
+def touching_stills(count: int, seed: int) -> list[np.ndarray]:
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from scale_eval import touching  # a benchmark beside this one
+    from zonkcam.models.rune55 import datasets_root, group_split
+
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").is_file():
+        print(f"read_cost: no {root}; touching skipped", file=sys.stderr)
+        return []
+    items = [it for it in group_split(root, "tune") if len(it.dice)]
+    rng = np.random.default_rng(seed)
+    out = []
+    for it in items[:count]:
+        image = cv2.imread(str(it.image))
+        if image is not None:
+            out.append(touching(image, it.dice, rng)[0])
+    return out
+
+
+def measure(reader: Reader, stills: list[np.ndarray]) -> dict[str, Any]:
+    ratios, reads = [], []
+    meter = Meter()
+    for still in stills:
+        encoded = cv2.imencode(".jpg", still, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+        reader.read(still)  # warm up (caches, the allocator)
+        t0 = time.perf_counter()
+        cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        decode = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        reader.read(still)
+        ratios.append((time.perf_counter() - t0) / decode)
+        with metered(reader, meter):
+            reads.append(reader.read(still).elapsed_ms)
+    n = len(stills)
+    total = sum(reads)
+    shares = {k: v / total for k, v in meter.ms.items()}
+    shares["rest"] = 1 - sum(shares.values())
+    return {"stills": n, "ratio": float(np.median(ratios)), "read_ms": float(np.median(reads)),
+            "proposer_calls": meter.calls["proposer"] / n, "proposer_mp": meter.pixels / n / 1e6,
+            "views": Counter(meter.sides),
+            "classifier_calls": meter.calls["classifier"] / n, "crops": meter.crops / n,
+            "shares": shares}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--count", type=int, default=6, help="drawn stills of each size")
+    ap.add_argument("--sizes", default="40,60,100", help="drawn dice's sides, px")
+    ap.add_argument("--dice", type=int, default=6)
+    ap.add_argument("--touching", type=int, default=0, help="touching-proxy stills (rune55)")
+    ap.add_argument("--seed", type=int, default=36)
+    args = ap.parse_args()
+    reader = Reader()
+    kinds = {f"drawn {s} px": drawn_stills(args.count, float(s), args.dice, args.seed)
+             for s in args.sizes.split(",") if s}
+    if args.touching:
+        kinds["touching 60-120 px"] = touching_stills(args.touching, args.seed)
+    print("| still | n | read ÷ decode | read ms | whole views shrunk (sides) | proposer calls "
+          "(MP) | classifier calls | crops | shrink | proposer | crops cut | classifier | rest |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, stills in kinds.items():
+        if not stills:
+            continue
+        m = measure(reader, stills)
+        views = m["views"]
+        sides = ", ".join(f"{k}×{v / m['stills']:.1f}" for k, v in sorted(views.items())
+                          if k in (320, 640, 1280, 2560))
+        other = sum(v for k, v in views.items() if k not in (320, 640, 1280, 2560)) / m["stills"]
+        sides += f", regions ×{other:.1f}" if other else ""
+        sh = m["shares"]
+        print(f"| {name} | {m['stills']} | {m['ratio']:.2f} | {m['read_ms']:.0f} | "
+              f"{sum(views.values()) / m['stills']:.1f} ({sides}) | {m['proposer_calls']:.1f} "
+              f"({m['proposer_mp']:.2f}) | {m['classifier_calls']:.1f} | {m['crops']:.0f} | "
+              + " | ".join(f"{100 * sh.get(k, 0):.0f} %" for k in
+                           ("shrink", "proposer", "crops", "classifier", "rest")) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
