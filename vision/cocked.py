@@ -158,8 +158,8 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
     Dice read flat `STACKED..TWICE` sides apart, which `mark_geometry` takes for one die read
     twice, are looked at again as one, from the surer read, when neither is cocked alone: a
     leaning die's side read as a die of its own cuts the silhouette halfway and leaves the
-    top face square (seeds 2004, throw 7; 2013, throw 9: a white die whose darkened side is
-    read as a five or a two 0.75-0.8 sides from its top face). If together they look
+    top face square (a white die's darkened side is read as a die under a side from its top
+    face). If together they look
     cocked, both reads are marked cocked: `mark_geometry` then keeps the surer as the die."""
     flat = [d.status in ("ok", "unreadable") for d in dice]
     cocked = [f and looks_cocked(image_bgr, d.center, side, _centres(dice, {i}))

@@ -24,9 +24,8 @@ def sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[f
 def leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
     """`dice` less up to `extra` dice read flat within `LEAN_REACH` of a die read cocked, of
     its colour (or one of them not named), nearest first: when more dice are read than are in
-    play, a die read lying flat at its top face and cocked at its side is one die, leaning
-    (seeds 19014, throw 7, and 19018, throw 11: a black one and a red two read twice, 0.87
-    and 1.03 sides apart, farther than one die's two reads lie when neither is cocked)."""
+    play, a die read lying flat at its top face and cocked at its side is one die, leaning:
+    its two reads lie farther apart than one die's two reads when neither is cocked."""
     if extra <= 0:
         return dice
     gaps = sorted((sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
@@ -40,9 +39,8 @@ def whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.nd
                 side: float) -> bool:
     """Whether die `d`, cut off from the other `dice` and from a changed `spot` beside it,
     covers the table as a whole face does (`WHOLE`): it lies flat, and the spot is a die
-    leaning on it (seed 20013, throw 1: a yellow die leaning over a corner of a green five, a
-    die's side from it, 0.96 of a face), not the rest of it: its side, or the top of a stack
-    whose sliver it is (20009, throw 1: a white sliver under a red die, 0.63)."""
+    leaning on it (over a corner of it, a die's side away), not the rest of it: its side, or
+    the top of a stack whose sliver it is (a sliver covers well under a face)."""
     others = [o.center for o in dice if o is not d] + [spot]
     found = silhouette(image, d.center, side, others)
     return found is not None and found.area >= WHOLE
@@ -52,8 +50,8 @@ def cocked_beside(dice: list[Die], found: list[Die], image: np.ndarray,
                   side: float) -> list[Die]:
     """`dice` with those read flat within `LEAN_REACH` of a die just `found` marked cocked
     when, cut off from it, they look cocked: the recognizer missed the die one leans on,
-    and the two made one silhouette, whose darker part was the other die's colour (seed
-    17010: a yellow die leaning on a green one on green felt)."""
+    and the two made one silhouette, whose darker part was the other die's colour (a yellow
+    die leaning on a green one on green felt)."""
     centres = [d.center for d in dice + found]
     out = []
     for d in dice:
@@ -71,7 +69,7 @@ def flat_apart(d: Die, value: int | None, spot: tuple[float, float], dice: list[
     beside it its silhouette is square: a die touching it (the spot) made it look long.
     None when it is not square (the spot is its side) or no value was read for it. Cut
     off at halfway: a flat die partly in a leaning die's shadow has a face past it lit
-    as a side is (seed 10009). `value`: the value read for it before the cocked test took
+    as a side is. `value`: the value read for it before the cocked test took
     it."""
     others = [o.center for o in dice if o is not d] + [spot]
     if value is None or top_face_ratio(image, d.center, side, others, sides=False) != 1.0:

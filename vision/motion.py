@@ -20,7 +20,7 @@ dice tumble free; dice that were placed or slid by hand never do (`not_thrown`),
 shadow or a hand nudging a die frees only scattered bits. Once the stream knows the dice's size
 (`die_side`), a free object must also be no bigger than a die in flight: a hand in a dark sleeve
 over a dark table is not joined to the frame's edge in the picture, and a player holding or
-shaking dice picked up is no roll (issue 34: 7 phantom throws). A die seen rolling when none
+shaking dice picked up is no roll (issue 34's phantom throws after pick-ups). A die seen rolling when none
 lands was thrown off the table (`throws`), if it was also seen free near the frame's edge in
 frames in a row (`leaving`): a die leaves the picture only across it.
 """
@@ -229,7 +229,7 @@ class RestDetector:
         # how far its side nearest the frame's edge lies from it: a die rolling out moves that
         # side on toward the edge; a hand going out over a part of the table of its colour,
         # shown only where it covers the tray, shrinks to a die's size by a line that stays
-        # put (seeds 63012, 63016: a die leaving, and a phantom `spaz, lost`)
+        # put (taken for a die leaving, it made a phantom `spaz, lost`)
         sel = free & near
         gap = np.minimum(np.minimum(x[sel], labels.shape[1] - x[sel] - w[sel]),
                          np.minimum(y[sel], labels.shape[0] - y[sel] - h[sel])).astype(float)

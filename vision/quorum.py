@@ -52,9 +52,9 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
     """The voted `dice`, each read cocked in some of the `quorum`'s `pictures` and flat in
     others decided again on their mean (`looks_cocked`, at the voted die's centre and the
     dice's `side`): a top face near the cocked test's bounds flickers with the picture's
-    noise and the read's centre and size, and the vote followed two pictures of three (seed
-    63012, throw 5: a white one lying flat by the wall called cocked in two reads of five,
-    two of the quorum's three). A die decided flat takes the value read most often flat."""
+    noise and the read's centre and size, and the vote can follow two pictures of three (a
+    white one lying flat by the wall was called cocked so). A die decided flat takes the
+    value read most often flat."""
     if len(pictures) < 2:
         return dice
     mean: np.ndarray | None = None

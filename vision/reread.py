@@ -4,17 +4,13 @@ Two cases, each decided by reads that fail differently from the quorum's (whose 
 by sensor noise alone, so a die misread in one is misread in all three):
 
 - `unsure_read_again`: a die read under `UNSURE` is read again at its square at `AGAIN` times
-  the dice's size, and takes the value both of these give, if they agree on another one. At
-  the settles of 20 unkind games (64000-64019, `--reader model`, a /tmp script) the dice read
-  wrong under 0.9 were fours read as fives, sixes as fours (0.39-0.73 sure) and a one as
-  a two (0.90); read at 1.2 and 1.3 times their size they read right, 0.71-0.97 sure; a
-  three read as a one (a picture die's blurred face) read as a one at every size. None of the
-  61 reads of dice read right under 0.9 would change (one six read at 0.42 read as a four at
-  1.2 times, as a six at 1.3). A misread die spoils its throw and each later one that keeps or
-  picks it up (64014: a six read as a four, three throws). The model reader on those games:
-  206 -> 214 of 240 exact (at 0.8). A die read `unreadable` is not read again: the four at
-  the settles of 65000-65019 (picture dice) read at 1.2 and 1.3 times never agreed, and a
-  majority of reads at 1.0-1.4 times named two of them wrong (benchmarks/README.md, round 7).
+  the dice's size, and takes the value both of these give, if they agree on another one: the
+  dice the recognizer misreads unsure in its proposer's crop mostly read right, and surer, in
+  a crop a little larger, while two sizes agreeing on another value seldom make a right read
+  wrong. A misread die spoils its throw and each later one that keeps or picks it up. A die
+  read `unreadable` is not read again: such dice (picture dice) read at the two sizes seldom
+  agree, and a majority of sizes names them wrong, where `unreadable` at least tells the
+  scorekeeper. The figures: benchmarks/README.md, issue 34, rounds 6 and 7.
 - `tops_read_again`: a stacked die's top die read at its face (`stacked.top_face_centre`).
 """
 from __future__ import annotations
@@ -85,12 +81,10 @@ def tops_read_again(dice: list[Die], quorum: list[list[Die]], pictures: Sequence
     the quorum's `pictures`, as a die of the dice's size and of `TOP_CROP` of it; these and the
     `quorum`'s own reads of the die vote, and a value given more often than the one voted
     replaces it. Each view fails its own way: the proposer's crop takes in the sliver of the
-    die below (seed 10001, throw 1: a five read as a four in some frames; 18014, throw 4: in
-    every frame); at the face, a crop of a die's size can take in a pip of the die below at
-    its margin (13000, throw 8, and 9008, throw 4: a one read as a two in half the frames); a
-    narrower one can lose a corner pip or take in the die below's edge (18008, throw 3: a four
-    read as a two in a third of the frames; 13008, throw 4: a red one on a white die as a two
-    in every frame). Two views agreeing outvote the third in all six."""
+    die below (a five read as a four); at the face, a crop of a die's size can take in a pip
+    of the die below at its margin (a one read as a two); a narrower one can lose a corner pip
+    or take in the die below's edge (a four read as a two). Two views agreeing outvote the
+    third (benchmarks/README.md has the throws)."""
     out = []
     for d in dice:
         if d.status == "stacked":

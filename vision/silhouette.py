@@ -223,10 +223,9 @@ def _ours(lab: np.ndarray, others: list[tuple[float, float]], sides: bool) -> np
     differs (Lab (a, b) `COLOUR_APART` or more): within `OWN_COLOUR` of the way to the
     other's, and lit otherwise than where it was read (`SIDE_LIGHT`): its side, or its top
     face when read at its side. A die leaning with its side against a die of another colour
-    reaches past halfway to it (seeds 14004, 1252: a white die's grey side against a yellow
-    die, a blue one; 19006: a red die read at its side, its top face against a white die):
-    cut off, the rest of it was a square. A seam's blend and the dark edge of a die of
-    another colour are of neither."""
+    reaches past halfway to it (a white die's grey side against a yellow die; a red die read
+    at its side, its top face against a white die): cut off, the rest of it was a square. A
+    seam's blend and the dark edge of a die of another colour are of neither."""
     keep = np.ones(lab.shape[:2], bool)
     ours = _face_colour(lab, (0.0, 0.0)) if sides and others else None
     if ours is not None:
@@ -301,8 +300,8 @@ def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
     `PIECE_STEP` somewhere, unless they cover over `PIECES_MOST` (then the die's alone). On
     a black floor a dark die shows in pieces: a leaning die's side, as dark as the floor,
     shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
-    corners apart from it (seeds 63022, 63037: a black one lying flat taken for a top face
-    alone, narrower than a die). The opening that cleans the silhouette takes pip-wide
+    corners apart from it (a black one lying flat was taken for a top face alone, narrower
+    than a die). The opening that cleans the silhouette takes pip-wide
     pieces out."""
     reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= PIECE_REACH * side
     n, labels, stats, _ = cv2.connectedComponentsWithStats((raw > die).astype(np.uint8))
@@ -320,7 +319,7 @@ def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
         keep |= piece
     hull = cv2.convexHull(cv2.findNonZero(keep.astype(np.uint8)))
     if cv2.contourArea(hull) > PIECES_MOST * side * side:
-        # the floor's lighter grain, not pieces of a die (seed 63012, throw 5: a white one
-        # by the wall, where the floor is lighter than its shaded strip, looked cocked)
+        # the floor's lighter grain, not pieces of a die (a white one by the wall, where the
+        # floor is lighter than its shaded strip, looked cocked)
         hull = cv2.convexHull(cv2.findNonZero(die))
     return hull

@@ -267,10 +267,9 @@ class ThrowStream:
         polygon = table.polygon if table else None
         reading = self.reader.read(image, polygon, self._side)
         # before the dice's size is known (`mark_geometry`'s `WIDEST`), the reader can take a
-        # patch of the table holding the dice for the picture's one die (seed 63001, throw 0:
-        # a four 360 px across, centred among the six dice, in three pictures of four; the
-        # quorum lost a die and the throw was `spaz, lost`, the next `knocked`): such a
-        # picture is read again at the size of the dice read since the motion stopped
+        # patch of the table holding the dice for the picture's one die (centred among them,
+        # in most pictures of a quorum, which then loses a die): such a picture is read again
+        # at the size of the dice read since the motion stopped
         largest = LARGEST * min(image.shape[:2])
         if any(_wide(d) > largest for d in reading.dice):
             since = [d for read in (*self._early, *(self._reads or [])) for d in read]

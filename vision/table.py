@@ -217,7 +217,7 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
         surface = _found_region(image, step)
         if step > FILL_STEP and _frame_sides(surface, w, h) >= 2:
             # the looser fill went over the rim into the table round the tray, to the frame's
-            # edges (a dark table lit like the floor: seed 63013); it is no floor
+            # edges (a dark table lit like the floor); it is no floor
             continue
         around = abs(cv2.contourArea(_contour(surface))) / float(w * h)
         if around < 0.95 and around > PATCH * area and inside(surface, cx, cy):

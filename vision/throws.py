@@ -115,8 +115,8 @@ def mark_geometry(dice: list[Die], table: TableConfig | None,
     than a flat die's, so its centre lies nearer the die it touches.
     `size`: the dice's face side in pixels, if known better than from these dice.
     A read whose box is over `WIDEST` sides across is no die: the recognizer's proposal of a
-    patch of the table with dice in it (seed 63001, frame 2007: a box 7.5 sides across,
-    centred between two dice it hid, taken for a die thrown on the table after a hold).
+    patch of the table with dice in it (centred between dice it hid, it was taken for a die
+    thrown on the table after a hold).
     """
     size = size or die_size(dice)
     dice = [d for d in dice if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) <= WIDEST * size]
@@ -153,14 +153,14 @@ def _on_table(d: Die, table: TableConfig, size: float) -> bool:
     """Whether the die's centre and face lie on the table. The face is measured as a die of
     `size` px turned as this one is, not by its box: dice of a set are one size, and a box
     can be a pip's (a die proposed at a pip) or three dice wide (a stack's top die proposed
-    with the die below: seed 24005, throw 9, called off the table a die from its edge)."""
+    with the die below, called off the table a die from its edge)."""
     x, y = d.center
     if not inside(table.polygon, x, y):
         return False
     # the face's corners as the die is turned (not its upright box, wider by `box_growth`),
     # each `EDGE_SLACK` of a side in: a die resting flat against a tray's wall lies a hair
-    # inside it, and the picture can lie a few px off the table file's (seed 62018, throw 10:
-    # a die against a slanted wall, 6 px off after a nudge, called off the table)
+    # inside it, and the picture can lie a few px off the table file's (a table nudged: a die
+    # against a slanted wall was called off the table)
     reach = size * (0.5 - EDGE_SLACK) * math.sqrt(2)
     a = math.radians(d.angle % 90 + 45)
     return all(inside(table.polygon, x + reach * math.cos(a + k * math.pi / 2),
@@ -187,8 +187,8 @@ def same_colour(a: Die, b: Die) -> bool:
     """The same colour where both are named, or names a die's colour flickers between: of
     the default palette, nearer each other than `ALIKE_COLOURS` (white and grey, grey and
     black, red and orange; not white and black). A real die's grey body on a dark tray, lit
-    more or less, is named white, grey or black from one settle to the next (seed 63015,
-    throw 1: a kept four knocked, named white then grey, was reported thrown)."""
+    more or less, is named white, grey or black from one settle to the next (a kept die
+    knocked, named white then grey, was reported thrown)."""
     if a.color is None or b.color is None or a.color == b.color:
         return True
     return _palette_gap(a.color, b.color) < ALIKE_COLOURS
@@ -284,13 +284,13 @@ class ThrowTracker:
         seen = alike if rolled else None
         # a die lying still is that die, as it was read, however a die leaning on it changed
         # its picture: it turns to another face only by rolling over an edge, a side's length
-        # (seed 23003, throw 11: a two read as a one, a cocked die covering a pip)
+        # (a two read as a one, a cocked die covering a pip)
         still, before_left, dice_left = self._lying_still(before, dice, size, shift)
         as_read = {id(new): replace(old, box=new.box, center=new.center) for old, new in still}
         dice = [as_read.get(id(d), d) for d in dice]
         still = [(old, as_read[id(new)]) for old, new in still]
         # the dice a pick-up left on the table were kept, and one a die landing against covers
-        # in part looks otherwise (seed 14004, throw 3): only a die picked up and thrown with
+        # in part looks otherwise: only a die picked up and thrown with
         # no settle between, or hidden and uncovered (`back`), must look as it did
         pairs, gone, fresh = self._match(before_left, dice_left, tol, shift, angles=True,
                                          colours=colours,
@@ -344,7 +344,7 @@ class ThrowTracker:
         # view, is no die rolling (`motion`), and none was seen leaving (issue 34); nor is a
         # kept die the hand slid, and the hand going out may look like a die leaving. Nor is a
         # table cleared in one go with no pick-up seen before it: a hand sweeping every die up
-        # and holding them (seed 62003) is likelier than every die thrown out of view
+        # and holding them is likelier than every die thrown out of view
         swept = bool(before) and len(gone) == len(before) and not self._removed
         all_lost = rolled and left and not pushed and not swept and \
             bool(self._removed or gone) and self._short(dice)
@@ -473,9 +473,8 @@ class ThrowTracker:
         match tolerance: each is that die however its turn was measured, and of its face, its
         colour named (a flicker), or with another face read, of its colour, where another die
         lies against it (one leaning on it covers a pip). A die of another face and colour
-        there is another die, thrown (seed 14001, throw 9: a yellow six landed 1.4 px from
-        where a red five lay), and so is one of another face with no die against it (22013,
-        throw 9: a white two landed 1 px from where a white one lay)."""
+        there is another die, thrown (a thrown die can land a pixel from where another lay),
+        and so is one of another face with no die against it."""
         tol = STILL * self.match_tol * size
         others = list(new)
         same, old, new = self._match(old, new, tol, shift, angles=False)
