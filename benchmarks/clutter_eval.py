@@ -132,9 +132,9 @@ class PassLog:
     def __call__(self, reader, image, found, size):
         out = self.inner(reader, image, found, size)
         for before, after in zip(found, out, strict=True):
-            if reader._rejects(after):
+            if reader.rejects(after):
                 continue
-            how = "second" if reader._rejects(before) else "better" if after is not before else "first"
+            how = "second" if reader.rejects(before) else "better" if after is not before else "first"
             self.seen.append((after.proposal.cx, after.proposal.cy, how))
         return out
 

@@ -56,7 +56,7 @@ class Meter:
 def metered(reader: Reader, meter: Meter) -> Iterator[None]:
     """The reader's shrinking, proposer, crop cutting and classifier timed into `meter`."""
     model = reader.model
-    propose, classify, look = model.propose, model.classify, reader._look
+    propose, classify, look = model.propose, model.classify, reader.look
     shrink = read_module.proposer_input
 
     def counted_propose(grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -73,13 +73,13 @@ def metered(reader: Reader, meter: Meter) -> Iterator[None]:
 
     model.propose = meter.wrap("proposer", counted_propose)  # type: ignore[method-assign]
     model.classify = meter.wrap("classifier", counted_classify)  # type: ignore[method-assign]
-    reader._look = meter.wrap("crops", look)  # type: ignore[method-assign]
+    reader.look = meter.wrap("crops", look)  # type: ignore[method-assign]
     read_module.proposer_input = meter.wrap("shrink", counted_shrink)  # type: ignore[assignment]
     try:
         yield
     finally:
         model.propose, model.classify = propose, classify  # type: ignore[method-assign]
-        del reader._look
+        del reader.look
         read_module.proposer_input = shrink
 
 

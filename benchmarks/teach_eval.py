@@ -259,7 +259,7 @@ def where_missed(model: Path, photos: list[Photo]) -> dict[str, dict[str, int]]:
         for cx, cy, size, value in p.truth:
             kind = "new" if value in CUSTOM else "pips"
             at = [c for c in cands if math.hypot(c.proposal.cx - cx, c.proposal.cy - cy) < 0.5 * size]
-            dice = [c for c in at if not reader._rejects(c)]
+            dice = [c for c in at if not reader.rejects(c)]
             if dice:
                 c = min(dice, key=lambda c: math.hypot(c.proposal.cx - cx, c.proposal.cy - cy))
                 miss = ("right" if c.value == value else "misread") if c.probs[c.value] >= \

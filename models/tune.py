@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
                 dice = {}
                 for vt in VALUE:
                     reader.value_threshold = vt
-                    dice[vt] = reader._die(c)
-                cands.append((c.proposal.score, reader._rejects(c), dice))
+                    dice[vt] = reader.die(c)
+                cands.append((c.proposal.score, reader.rejects(c), dice))
             seen.append((cands, it.dice, image.shape[1], image.shape[0]))
             bar.step()
         bar.close()

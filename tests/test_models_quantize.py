@@ -29,7 +29,7 @@ def test_the_shipped_model_is_int8_and_its_float_graph_reads_alike(tmp_path):
     assert "quantized" not in {p.key for p in back.metadata_props}
     onnx.save(back, str(tmp_path / "float.onnx"))
     int8, fp = DiceModel(shipped_model()), DiceModel(tmp_path / "float.onnx")
-    crops = np.stack([Reader()._look(image, _proposal(d))[0] for image, dice in tables(4, 3)
+    crops = np.stack([Reader().look(image, _proposal(d))[0] for image, dice in tables(4, 3)
                       for d in dice])
     a, b = int8.classify(crops), fp.classify(crops)
     assert np.abs(a - b).max() < 0.1

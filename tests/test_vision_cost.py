@@ -67,7 +67,7 @@ def test_a_region_is_proposed_as_in_the_whole_view(reader):
 
     def dice(found: list[Candidate]) -> set[tuple[float, float, int]]:
         return {(round(c.proposal.cx, 2), round(c.proposal.cy, 2), c.value)
-                for c in found if not reader._rejects(c)}
+                for c in found if not reader.rejects(c)}
 
     assert dice(near) == dice(whole) and len(dice(near)) >= 5
 

@@ -48,7 +48,7 @@ def test_dice_too_small_for_the_first_proposal_are_found_at_twice_its_resolution
     at twice that, where each die is 8 px."""
     image, drawn = scene(0, "wood", n=3, size=24, w=1920, h=1920)
     first = [c for c in reader._candidates_at(image, reader.proposer_side, None)
-             if not reader._rejects(c)]
+             if not reader.rejects(c)]
     assert all(c.proposal.size > 2 * 24 for c in first)
     assert matched(reader.read(image), drawn) == (3, 3)
 
@@ -155,8 +155,8 @@ def test_of_two_reads_of_one_die_the_one_read_at_its_square_is_kept():
     reader = Reader()
     found = [cand(100, 100, 34, 0.9), cand(180, 100, 34, 0.9), cand(60, 160, 34, 0.9),
              cand(200, 200, 34, 0.6), cand(210, 200, 34, 0.4)]
-    assert one_per_die(found, reader._rejects) == found[:4]
-    assert one_per_die(found, reader._rejects, first={4}) == found[:3] + found[4:]
+    assert one_per_die(found, reader.rejects) == found[:4]
+    assert one_per_die(found, reader.rejects, first={4}) == found[:3] + found[4:]
 
 
 

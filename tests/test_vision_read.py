@@ -201,7 +201,7 @@ def test_two_proposals_on_one_die_give_one_reading(reader):
     # a rejected candidate beside it stays in the list (for review), untouched
     found = [cand(100, 100, 20, 0.5), cand(112, 100, 22, 0.7), cand(150, 100, 40, 0.6),
              cand(100, 110, 40, 0.4, reject=0.8), cand(300, 300, 40, 0.5)]
-    left = one_per_die(found, reader._rejects)
+    left = one_per_die(found, reader.rejects)
     assert [(c.proposal.cx, c.proposal.cy) for c in left] == [(112, 100), (150, 100),
                                                               (100, 110), (300, 300)]
 
@@ -224,7 +224,7 @@ def test_a_rejected_candidate_comes_back_only_on_a_sure_read_away_from_read_dice
              cand(250, 180, 20, 0.5, reject=0.8),      # alone: a die proposed at half its size
              cand(250, 60, 20, 0.2, reject=0.8)]       # the proposer unsure: not looked at again
     out = second_look(reader, image, found, None)
-    assert [reader._rejects(c) for c in out] == [False, True, False, True]
+    assert [reader.rejects(c) for c in out] == [False, True, False, True]
     assert int(np.argmax(out[2].probs[1:])) + 1 == 6
     assert out[2].proposal is found[2].proposal  # the proposer's box is kept
 
@@ -245,13 +245,13 @@ def test_pips_that_vanish_in_grey_are_read_in_a_colour_view(reader):
         draw_die(image, die, pip_bgr=(40, 40, 160))
         x0, y0, x1, y1 = die.box
         p = Proposal(die.cx, die.cy, x1 - x0, y1 - y0, 0.5)
-        crop, patch, angle = reader._look(image, p)
+        crop, patch, angle = reader.look(image, p)
         found.append(Candidate(p, angle, reader.model.classify(crop[None])[0], patch, None,
                                crop))
-    values = lambda cs: [None if reader._rejects(c) else int(np.argmax(c.probs[1:])) + 1  # noqa: E731
+    values = lambda cs: [None if reader.rejects(c) else int(np.argmax(c.probs[1:])) + 1  # noqa: E731
                          for c in cs]
     # the grey look cannot read them: it takes them for "not a die" or reads them unsure
-    assert all(reader._rejects(c) or reader._unsure(c) for c in found)
+    assert all(reader.rejects(c) or reader.unsure(c) for c in found)
     assert values(second_look(reader, image, found, None)) == [2, 3, 4, 5, 6]
     assert colour_views(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
                                      cv2.COLOR_GRAY2BGR)) == []  # a grey picture: no views

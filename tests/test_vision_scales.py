@@ -66,7 +66,7 @@ def test_the_pips_of_a_die_read_surely_are_not_dice():
     reader.reject_threshold, found = 0.5, [candidate(100, 100, 80, True),
                                            candidate(120, 118, 20, True),  # a pip inside it
                                            candidate(190, 100, 78, False)]  # a die beside it
-    kept = without_pips(found, reader._unsure, reader._rejects)
+    kept = without_pips(found, reader.unsure, reader.rejects)
     assert [c.proposal.cx for c in kept] == [100, 190]
 
 
@@ -84,7 +84,7 @@ def test_a_tray_of_dice_read_as_one_die_close_up_keeps_its_dice():
     reader.reject_threshold = 0.5
     dice = [candidate(40 + 75 * (i % 4), 130 + 75 * (i // 4), 60, True) for i in range(11)]
     heap = candidate(180, 290, 360, True)
-    kept = whole_dice(dice, [heap], 640, reader._unsure, reader._rejects)
+    kept = whole_dice(dice, [heap], 640, reader.unsure, reader.rejects)
     assert kept == dice
 
 
@@ -110,13 +110,13 @@ def test_focus_frames_the_dice_read_at_the_scale_they_are_read_well():
     reader = Reader.__new__(Reader)
     reader.reject_threshold = 0.5
     found = [candidate(1000, 800, 80, True), candidate(1100, 820, 80, True)]
-    [((x0, y0, x1, y1), side)] = focus(found, 3280, 2464, 1280, reader._rejects)
+    [((x0, y0, x1, y1), side)] = focus(found, 3280, 2464, 1280, reader.rejects)
     assert (x0, y0, x1, y1) == (840, 640, 1260, 980)  # a die and a half beyond their boxes
     assert side == round(420 * FOCUS_DIE / 80)
-    assert focus(found, 3280, 2464, 3280, reader._rejects) == []  # 80 px there already
+    assert focus(found, 3280, 2464, 3280, reader.rejects) == []  # 80 px there already
     # a die far from them: a region of its own, not the still between them
     far = [*found, candidate(3000, 2200, 80, True)]
-    assert [box for box, _ in focus(far, 3280, 2464, 1280, reader._rejects)] == [
+    assert [box for box, _ in focus(far, 3280, 2464, 1280, reader.rejects)] == [
         (840, 640, 1260, 980), (2840, 2040, 3160, 2360)]
 
 
@@ -129,8 +129,8 @@ def test_a_proposal_at_the_middle_scale_tells_one_big_die_from_two():
     halves = [candidate(149, 152, 86, True), candidate(81, 103, 77, True)]
     close_up = [candidate(110, 131, 163, True)]
     one = [candidate(114, 126, 215, True)]
-    kept = whole_dice(halves, close_up, 246, reader._unsure, reader._rejects, lambda: one)
+    kept = whole_dice(halves, close_up, 246, reader.unsure, reader.rejects, lambda: one)
     assert [c.proposal.size for c in kept] == [215]
     two = [candidate(100, 100, 90, True), candidate(160, 160, 90, True)]
-    kept = whole_dice(halves, close_up, 246, reader._unsure, reader._rejects, lambda: two)
+    kept = whole_dice(halves, close_up, 246, reader.unsure, reader.rejects, lambda: two)
     assert kept == halves

@@ -33,7 +33,7 @@ class CropReader:
         self.reject_threshold = self.model.reject_threshold or REJECT_THRESHOLD
         self.value_threshold = self.model.value_threshold or VALUE_THRESHOLD
 
-    def _look(self, image: np.ndarray, p: Proposal) -> Look:
+    def look(self, image: np.ndarray, p: Proposal) -> Look:
         """The classifier's crop (float, 0..1) of a proposal, its colour patch and the angle."""
         patch = patch_at(image, p.cx, p.cy, p.size)
         grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
@@ -53,10 +53,10 @@ class CropReader:
         crop = upright(grey_patch, angle, self.model.crop, self.model.crop_margin)
         return crop.astype(np.float32) / 255.0
 
-    def _unsure(self, c: Candidate) -> bool:
+    def unsure(self, c: Candidate) -> bool:
         """A die (not rejected) read less surely than `SECOND_LOOK_BELOW`."""
-        return not self._rejects(c) and c.probs[1:].max() < SECOND_LOOK_BELOW
+        return not self.rejects(c) and c.probs[1:].max() < SECOND_LOOK_BELOW
 
-    def _rejects(self, c: Candidate) -> bool:
+    def rejects(self, c: Candidate) -> bool:
         """The classifier took this candidate for "not a pip die"."""
         return bool(c.probs[0] >= self.reject_threshold)

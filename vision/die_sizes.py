@@ -8,7 +8,7 @@ import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal, apart
 
-Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
+Judge = Callable[[Candidate], bool]  # the reader's `rejects` or `unsure`
 
 TYPICAL_SIZE_FROM = 3  # dice read at the first look needed for a median size to go by
 # A die found under this share of the median size of the picture's dice (three or more read)

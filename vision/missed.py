@@ -30,8 +30,8 @@ def with_missed(reader: CropReader, image: np.ndarray, found: list[Candidate], s
     between things (the proposer's centre for two dice) is read at them instead. A new read is
     kept unless it reads "not a die" or lies on a die already read; a die read again keeps its
     first read when none of its new ones is kept."""
-    dice = [i for i, c in enumerate(found) if not reader._rejects(c)]
-    typical = typical_size(found, size, reader._rejects)
+    dice = [i for i, c in enumerate(found) if not reader.rejects(c)]
+    typical = typical_size(found, size, reader.rejects)
     if typical is None:
         return found
     centres = {i: (found[i].proposal.cx, found[i].proposal.cy) for i in dice}
@@ -58,7 +58,7 @@ def with_missed(reader: CropReader, image: np.ndarray, found: list[Candidate], s
                     for x, y in own[0].halves()]
     if not new:
         return found
-    looks = [reader._look(image, q) for _, q in new]
+    looks = [reader.look(image, q) for _, q in new]
     probs = reader.model.classify(np.stack([crop for crop, _, _ in looks]))
     again = {i for i, _ in new if i is not None}
     kept = [found[i].proposal for i in dice if i not in again]

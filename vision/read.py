@@ -104,12 +104,12 @@ class Reader(CropReader):
         polygon = table_polygon(table, w, h)
         dice, rejected = [], []
         found = self.candidates(image, size)
-        clutter = turned.not_dice(found, self.model.classify, self._rejects) if self.every_side else set()
+        clutter = turned.not_dice(found, self.model.classify, self.rejects) if self.every_side else set()
         for i, c in enumerate(found):
-            if self._rejects(c) or i in clutter:  # a picture die, a mark, half a die, clutter
+            if self.rejects(c) or i in clutter:  # a picture die, a mark, half a die, clutter
                 rejected.append(_rejected(c))
             else:
-                dice.append(self._die(c))
+                dice.append(self.die(c))
         if table is not None:
             dice = [place(d, polygon) for d in dice]
             rejected = [d for d in rejected if place(d, polygon).status != "off_table"]
@@ -130,13 +130,13 @@ class Reader(CropReader):
         if self.overhead:  # the square's centre, at the given size (as `squares.squared` keeps it)
             at = [Proposal(q.cx, q.cy, size, size, 0.0)
                   if (q := square(image, p, [], size)) is not None else p for p in at]
-        looks = [self._look(image, p) for p in at]
+        looks = [self.look(image, p) for p in at]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         gains = white_balance_gains(image)
         found = second_look(self, image, [
             Candidate(p, angle, pr, patch, gains, crop)
             for p, (crop, patch, angle), pr in zip(at, looks, probs, strict=True)], size)
-        dice = [self._die(c) for c in found if not self._rejects(c)]
+        dice = [self.die(c) for c in found if not self.rejects(c)]
         if table is not None:
             polygon = table_polygon(table, w, h)
             dice = [place(d, polygon) for d in dice]
@@ -148,13 +148,13 @@ class Reader(CropReader):
         with the dice a pass at a quarter of that scale reads whole where the first took their
         pips for dice (`_close_up`; both in `vision.scales`)."""
         found = self._zoomed(image, size)
-        found = scales.without_pips(self._close_up(image, found, size), self._unsure,
-                                    self._rejects)
+        found = scales.without_pips(self._close_up(image, found, size), self.unsure,
+                                    self.rejects)
         if self.overhead:
             found = squared(self, image, with_missed(self, image, found, size), size)
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
-            found = sides.top_faces(image, found, self._read_patches, self._rejects)
-        return alike_in_size(found, self._rejects, self._unsure, self.overhead)
+            found = sides.top_faces(image, found, self._read_patches, self.rejects)
+        return alike_in_size(found, self.rejects, self.unsure, self.overhead)
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
         """The candidates of the proposal that reads the most dice surely, of proposals at
@@ -166,14 +166,14 @@ class Reader(CropReader):
         side = self.proposer_side
         passes = {side: self._candidates_at(image, side, size)}
         while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
-                                self._rejects, self._unsure):
+                                self.rejects, self.unsure):
             last, side = passes[side], 2 * side
             near_only = (size is None and long_side > scales.ZOOM_GROWS_TO
                          and side > 2 * self.proposer_side and scales.seen_enough(
-                             last, side // 2, long_side, self._rejects, self._unsure))
+                             last, side // 2, long_side, self.rejects, self.unsure))
             passes[side] = self._candidates_at(image, side, size, near=last if near_only else None)
         best = max(passes, key=lambda k: scales.how_well(
-            passes[k], k, self._rejects, self._unsure, larger_first=size is None))
+            passes[k], k, self.rejects, self.unsure, larger_first=size is None))
         if size is not None or long_side <= 2 * self.proposer_side:
             return passes[best]
         return self._focused(image, passes[best], best)
@@ -184,11 +184,11 @@ class Reader(CropReader):
         surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
         six dice read at 1280 px), at ~60 px they are two."""
         h, w = image.shape[:2]
-        where = scales.focus(found, w, h, side, self._rejects)
+        where = scales.focus(found, w, h, side, self.rejects)
         if not where:
             return found
         seen = self._regions_read(image, where)
-        well = partial(scales.how_well, rejects=self._rejects, unsure=self._unsure)
+        well = partial(scales.how_well, rejects=self.rejects, unsure=self.unsure)
         return seen if well(seen, 0)[0] > well(found, 0)[0] else found
 
     def _regions_read(self, image: np.ndarray,
@@ -209,11 +209,11 @@ class Reader(CropReader):
         whole in place of their pips, where the dice read are large in the picture."""
         long_side = max(image.shape[:2])
         if size is not None or not scales.wants_close_up(found, long_side, self.proposer_side,
-                                                         self._rejects):
+                                                         self.rejects):
             return found  # a caller that knows the dice's size (a live table) needs none
         whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
                                     canvas=scales.CLOSE_UP_CANVAS)
-        return scales.whole_dice(found, whole, long_side, self._unsure, self._rejects,
+        return scales.whole_dice(found, whole, long_side, self.unsure, self.rejects,
                                  lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
@@ -223,7 +223,7 @@ class Reader(CropReader):
         plain canvas `canvas` times as large); `near`: of the regions of that view round these
         dice only (`vision.regions`), proposed as in the whole view."""
         cells = None if not near else view_cells(image, regions(
-            near, image.shape[1], image.shape[0], self._rejects, scales.FOCUS_MARGIN), side)
+            near, image.shape[1], image.shape[0], self.rejects, scales.FOCUS_MARGIN), side)
         if near and cells is not None:
             scale = side / max(image.shape[:2])
             proposals = [p for grey01, x0, y0 in cells
@@ -258,13 +258,15 @@ class Reader(CropReader):
         `gains` of the view it was proposed in), given their second look, one read per die."""
         if not proposals:
             return []
-        looks = [self._look(image, p) for p in proposals]
+        looks = [self.look(image, p) for p in proposals]
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         found = [Candidate(p, angle, pr, patch, g, crop) for p, (crop, patch, angle), pr, g
                  in zip(proposals, looks, probs, gains, strict=True)]
-        return one_per_die(second_look(self, image, found, size), self._rejects)
+        return one_per_die(second_look(self, image, found, size), self.rejects)
 
-    def _die(self, c: Candidate) -> Die:
+    def die(self, c: Candidate) -> Die:
+        """The die a candidate is read as: its value (none, `unreadable`, where read less
+        surely than `value_threshold`), colour (of the set in play), box and angle."""
         value = c.value
         confidence = float(c.probs[value])
         status: Status = "ok" if confidence >= self.value_threshold else "unreadable"

@@ -23,7 +23,7 @@ from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal, apart
 from zonkcam.vision.regions import regions
 
-Judge = Callable[[Candidate], bool]  # the reader's `_rejects` or `_unsure`
+Judge = Callable[[Candidate], bool]  # the reader's `rejects` or `unsure`
 
 # Dice under this many px at the proposer's scale are near the least it finds: a picture whose
 # dice read are all about that small, or none, is proposed again at twice the resolution. Chosen

@@ -39,14 +39,14 @@ def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], s
     read. Each keeps the proposer's box: a crop that reads better is not a better box (a small
     die in twice its size of crop can pass for a one), and captured labels keep the size the
     reader's first look will cut again."""
-    typical = typical_size(found, size, reader._rejects)
+    typical = typical_size(found, size, reader.rejects)
 
     def multiples(c: Candidate) -> tuple[float, ...]:
         """Multiples of the proposed size to read the candidate at again."""
-        if reader._rejects(c):
+        if reader.rejects(c):
             sure = c.proposal.score >= SECOND_LOOK_REJECTED_SCORE
             return SECOND_LOOK_REJECTED_SCALES if sure else ()
-        out: tuple[float, ...] = SECOND_LOOK_SCALES if reader._unsure(c) else ()
+        out: tuple[float, ...] = SECOND_LOOK_SCALES if reader.unsure(c) else ()
         if typical is not None and not (
                 OUT_OF_LINE[0] <= c.proposal.size / typical <= OUT_OF_LINE[1]):
             out += (typical / c.proposal.size,)
@@ -60,21 +60,21 @@ def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], s
         c, p = found[i], found[i].proposal
         for k in ks:
             q = Proposal(p.cx, p.cy, p.w * k, p.h * k, p.score)
-            looks.append((i, q, *reader._look(image, q)))
-        if reader._unsure(c):
+            looks.append((i, q, *reader.look(image, q)))
+        if reader.unsure(c):
             # the face turned half round: the same value, and a second opinion
             looks.append((i, p, np.ascontiguousarray(c.crop[::-1, ::-1]), c.patch, c.angle))
-        if reader._unsure(c) or reader._rejects(c):
+        if reader.unsure(c) or reader.rejects(c):
             looks += [(i, p, reader._crop(view, c.angle), c.patch, c.angle)
                       for view in colour_views(c.patch)]
     probs = reader.model.classify(np.stack([crop for _, _, crop, _, _ in looks]))
-    dice = [c.proposal for c in found if not reader._rejects(c)]
+    dice = [c.proposal for c in found if not reader.rejects(c)]
     out = list(found)
     for (i, q, _, patch, angle), pr in zip(looks, probs, strict=True):
         if pr[0] >= reader.reject_threshold:
             continue
         surer = pr[1:].max() > out[i].probs[1:].max()
-        if reader._rejects(found[i]):
+        if reader.rejects(found[i]):
             # a proposal beside a die, seen at twice its size, can show that die: take it
             # back only if no die read at the first look lies within `apart`'s 0.6 of a die
             surer = surer and pr[1:].max() >= SECOND_LOOK_REJECTED_SURE and all(

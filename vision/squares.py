@@ -30,8 +30,8 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
     measures dice by their boxes, and the proposer's run large. In a photo taken at a slant a
     silhouette holds a side as well (it read fewer photos exactly), so only overhead cameras
     get this."""
-    dice = [i for i, c in enumerate(found) if not reader._rejects(c)]
-    typical = typical_size(found, size, reader._rejects)
+    dice = [i for i, c in enumerate(found) if not reader.rejects(c)]
+    typical = typical_size(found, size, reader.rejects)
     squares: dict[int, Proposal] = {}
     for i in dice:
         p = found[i].proposal
@@ -49,7 +49,7 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
             squares[i] = q
     if not squares:
         return found
-    looks = [(i, *reader._look(image, q)) for i, q in squares.items()]  # (die, crop, patch, angle)
+    looks = [(i, *reader.look(image, q)) for i, q in squares.items()]  # (die, crop, patch, angle)
     probs = reader.model.classify(np.stack([crop for _, crop, _, _ in looks]))
     out = list(found)
     for (i, _, patch, angle), pr in zip(looks, probs, strict=True):
@@ -59,7 +59,7 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
             box = q.w * box_growth(angle)
             out[i] = Candidate(Proposal(q.cx, q.cy, box, box, p.score), angle, pr, patch,
                                c.gains, c.crop)
-    return one_per_die(out, reader._rejects,
+    return one_per_die(out, reader.rejects,
                        [squares.get(i, c.proposal) for i, c in enumerate(out)], first=squares.keys())
 
 
