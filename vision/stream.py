@@ -456,10 +456,10 @@ class ThrowStream:
                 elsewhere.append((x, y))
         read_at = getattr(self.reader, "read_at", None)
         if read_at is not None and elsewhere:
-            flat = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
-                    if min(sides_to(d.center, dice, side), default=APART) >= APART]
-            found += mark_geometry(flat, table, side)
-            dice = cocked_beside(dice, flat, image, side)
+            lying = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
+                     if min(sides_to(d.center, dice, side), default=APART) >= APART]
+            found += mark_geometry(lying, table, side)
+            dice = cocked_beside(dice, lying, image, side)
         return sorted(dice + found, key=reading_order)
 
     _cocked_beside = staticmethod(cocked_beside)

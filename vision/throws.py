@@ -480,7 +480,8 @@ class ThrowTracker:
         same, old, new = self._match(old, new, tol, shift, angles=False)
         covered, old, new = self._match(old, new, tol, shift, angles=False, faces=False,
                                         colours=True)
-        against, alone = [], []
+        against: list[tuple[Die, Die]] = []
+        alone: list[tuple[Die, Die]] = []
         for a, b in covered:
             leant_on = any(d is not b and _dist(d, b) <= AGAINST * size for d in others)
             (against if leant_on else alone).append((a, b))
