@@ -246,7 +246,8 @@ def where_missed(model: Path, photos: list[Photo]) -> dict[str, dict[str, int]]:
     right; misread (a die read there, another value); unreadable; read as no die (a candidate
     there the classifier rejected); dropped by the reader (the proposer proposed it at some scale,
     nothing is left there); not proposed. Also how the classifier alone reads each die's crop cut
-    at its labelled box ("crop right"): what a perfect proposer would give."""
+    at its labelled box ("crop right": what a perfect proposer would give) and, where that read is
+    wrong, what it took the face for ("crop 6 as 1"; 0 is "no die")."""
     from zonkcam.vision.faces import face_angle, patch_at, upright
     from zonkcam.vision.read import Reader
 
@@ -274,9 +275,9 @@ def where_missed(model: Path, photos: list[Photo]) -> dict[str, dict[str, int]]:
             patch = patch_at(grey, cx, cy, size)
             crop = upright(patch, face_angle(patch), reader.model.crop, reader.model.crop_margin)
             probs = reader.model.classify(crop[None].astype(np.float32) / 255)[0]
-            out[kind]["crop right"] += bool(probs[0] < reader.reject_threshold
-                                            and int(np.argmax(probs[1:])) + 1 == value
-                                            and probs[1:].max() >= reader.value_threshold)
+            read = 0 if probs[0] >= reader.reject_threshold else int(np.argmax(probs[1:])) + 1
+            out[kind]["crop right"] += bool(read == value and probs[1:].max() >= reader.value_threshold)
+            out[kind][f"crop {value} as {read}"] += read != value  # what a new face is taken for
             out[kind]["n"] += 1
     return {k: dict(v) for k, v in out.items()}
 
@@ -401,7 +402,9 @@ def print_misses(model: Path, source: str, teach: int, test: int, seed: int) -> 
     for name, path in (("shipped", shipped_model()), (str(model), model)):
         for kind, counts in where_missed(path, never).items():
             parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in (*MISS_KINDS, "crop right"))
-            print(f"{name} {kind} (n={counts['n']}): {parts}")
+            wrong = ", ".join(f"{k[5:]} {v}" for k, v in sorted(counts.items())
+                              if k.startswith("crop ") and k != "crop right" and v)
+            print(f"{name} {kind} (n={counts['n']}): {parts}; crop read wrong (0: no die): {wrong or 'none'}")
     return 0
 
 
