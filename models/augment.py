@@ -12,7 +12,7 @@ import numpy as np
 
 def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Randomly relight, blur, add noise and JPEG-compress a grey uint8 image."""
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     if rng.random() < 0.1:
         out = 255.0 - out
     # lighting: gain, offset, gamma and a linear gradient across the frame
@@ -35,8 +35,9 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.3:
         quality = int(rng.integers(25, 90))
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
+        if decoded is not None:
+            out = decoded
     return out
 
 

@@ -285,7 +285,7 @@ def _train_rounds(twin, data: _Data, cfg: FinetuneConfig, start: _Start) -> tupl
     # the table's ordinary faces well; learning from the corrected faces alone made it forget them)
     sure = [i for i, d in enumerate(data.rest_dice) if d.confident and d.value is not None]
     first_p = np.concatenate([data.verified_p, data.rest_p[sure] if sure else data.rest_p[:0]])
-    first_y = [d.value for d in data.verified_dice] + [data.rest_dice[i].value for i in sure]
+    first_y = _faces(data.verified_dice) + _faces([data.rest_dice[i] for i in sure])
     if not len(first_y):
         raise TrainError("no usable training dice: review some captured frames first (zonkcam review)")
     history = _train_round(twin, first_p, first_y, data, cfg, start, "train", 1e-3)
@@ -332,7 +332,7 @@ def _train_folds(twin, data: _Data, cfg: FinetuneConfig, start: _Start
                                            and d.value is not None)
         fold_twin = start.spec.twin()
         history += _train_round(fold_twin, np.concatenate([ver_p, sure_p]),
-                                [d.value for d in ver_dice + sure_dice], data, cfg, start,
+                                _faces(ver_dice + sure_dice), data, cfg, start,
                                 f"fold {k + 1}/{len(data.folds)}", 1e-3, n_verified=len(ver_dice))
         held_p, held_dice, _ = die_patches(fold, lambda d: d.verified and d.value is not None)
         if held_dice:
@@ -350,9 +350,17 @@ def _train_folds(twin, data: _Data, cfg: FinetuneConfig, start: _Start
     print(f"all frames: {len(data.verified_dice)} verified dice and {pseudo} of {len(data.rest_dice)} "
           "unverified relabelled by their fold's model", file=sys.stderr)
     history += _train_round(twin, np.concatenate([data.verified_p, *relabel_p]),
-                            [d.value for d in data.verified_dice] + relabel_y, data, cfg, start,
+                            _faces(data.verified_dice) + relabel_y, data, cfg, start,
                             "train (all frames)", 1e-3)
     return history, pseudo, (right / scored if scored else None)
+
+
+def _faces(dice: list[LabelledDie]) -> list[int]:
+    """The faces of dice chosen for having one (0: "no die")."""
+    faces = [d.value for d in dice if d.value is not None]
+    if len(faces) != len(dice):
+        raise ValueError("a training die without a face")
+    return faces
 
 
 def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: FinetuneConfig,

@@ -91,7 +91,7 @@ class ProposerHeads(nn.Module):
 class FaceProbs(nn.Module):
     """The face classifier as shipped: class probabilities, reject first."""
 
-    def __init__(self, net: FaceClassifier) -> None:
+    def __init__(self, net: nn.Module) -> None:  # a FaceClassifier, or a shipped one's twin
         super().__init__()
         self.net = net
 

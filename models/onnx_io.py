@@ -20,7 +20,7 @@ from zonkcam.models.train_extra import TrainError, need_onnx, need_torch
 
 if TYPE_CHECKING:
     import torch
-    from zonkcam.models.nets import FaceClassifier, Proposer
+    from zonkcam.models.nets import Proposer
 
 
 # ----------------------------------------------------------------------------- the face classifier
@@ -243,7 +243,7 @@ def export_proposer(proposer: Proposer, out: Path) -> None:
     _export(ProposerHeads(proposer), torch.zeros(1, 1, 320, 320), out, "image", ["heat", "geometry"])
 
 
-def export(proposer_onnx: Path, classifier: FaceClassifier, out: Path) -> None:
+def export(proposer_onnx: Path, classifier: torch.nn.Module, out: Path) -> None:
     """One file for both nets: the proposer's graph (from an exported or shipped model) beside
     the classifier's. Each input gets a default value, so each stage runs alone: a run that
     fetches only `heat` feeds only `image`, one that fetches `face` feeds only `crops`."""

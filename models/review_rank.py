@@ -43,13 +43,13 @@ def die_looks(model, image_bgr: np.ndarray, boxes: Sequence[Sequence[float]]) ->
     if not len(boxes):
         return []
     grey = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
-    crops = []
+    patches = []
     for x1, y1, x2, y2 in boxes:
         size = max(x2 - x1, y2 - y1, 4)
         patch = patch_at(grey, (x1 + x2) / 2, (y1 + y2) / 2, size)
-        crops.append(upright(patch, face_angle(patch), model.crop, model.crop_margin)
-                     .astype(np.float32) / 255)
-    crops = np.stack(crops)
+        patches.append(upright(patch, face_angle(patch), model.crop, model.crop_margin)
+                       .astype(np.float32) / 255)
+    crops = np.stack(patches)
     probs = model.classify(crops)
     grey01, scale, _ = proposer_input(image_bgr, PROPOSER_SIDE)
     heat, _ = model.propose(grey01)

@@ -51,6 +51,7 @@ from zonkcam.models.onnx_io import (
 from zonkcam.models.progress import Progress
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize, sample_pictures
 from zonkcam.models.rune55 import Labelled, datasets_root, group_split
+from zonkcam.models.train_extra import TrainError
 from zonkcam.vision.sim.drawn import render_scene
 
 # defined in crops, onnx_io and progress since the split; imported from here as before
@@ -66,7 +67,10 @@ def load_grey(items: list[Labelled]) -> list[np.ndarray]:
     bar = Progress(len(items), "load")
     out = []
     for it in items:
-        out.append(cv2.imread(str(it.image), cv2.IMREAD_GRAYSCALE))
+        image = cv2.imread(str(it.image), cv2.IMREAD_GRAYSCALE)
+        if image is None:
+            raise TrainError(f"cannot read {it.image}: not an image, or damaged")
+        out.append(image)
         bar.step()
     return out
 
