@@ -28,11 +28,11 @@ def changed_spots(before: np.ndarray, now: np.ndarray, side: float,
     of `away_from` (the dice read in either picture)."""
     a, b = (cv2.GaussianBlur(p, (5, 5), 0) for p in (before, now))
     mean_a, mean_b = cv2.mean(a), cv2.mean(b)
-    b = cv2.multiply(b, tuple(x / max(y, 1.0) for x, y in zip(mean_a, mean_b, strict=True)),
-                     dtype=cv2.CV_8U)
+    gains = tuple(x / max(y, 1.0) for x, y in zip(mean_a, mean_b, strict=True))
+    b = cv2.multiply(b, gains, dtype=cv2.CV_8U)  # type: ignore[call-overload]  # a Scalar: per channel
     # in any channel: a red die on brown wood is about the wood's grey
     diff = cv2.split(cv2.absdiff(a, b))
-    mask = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > THRESHOLD).astype(np.uint8)
+    mask: np.ndarray = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > THRESHOLD).astype(np.uint8)
     for x, y in away_from:  # a die read, and its shadow's inner part: a die beside it is left
         cv2.circle(mask, (round(x), round(y)), round(AWAY * side), 0, -1)
     pip = max(3, round(side / 5)) | 1

@@ -123,6 +123,7 @@ class RestDetector:
             self._prev = self._anchor = self._reference = cur
             self._last_motion_t = t
             return MotionUpdate(True, False, 0, False, t, False)
+        assert self._anchor is not None and self._last_motion_t is not None  # set with the first
         changed, mask = self._changed(cur, self._prev)
         if changed < self.config.min_pixels:
             changed, mask = self._changed(cur, self._anchor)
