@@ -64,6 +64,10 @@ FOCUS_DIE = 64
 FOCUS_FROM = 0.75
 FOCUS_MARGIN = 1.5
 FOCUS_MOST = 2.0
+# A still's zoom looks only round the dice of the view before where that read this many surely:
+# with one, a die or a coin read surely among clutter kept the zoom off three phone pictures'
+# other dice (benchmarks/clutter_eval.py seed 1: 5 of 144 dice lost; with two, none).
+NEAR_SURE = 2
 MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
 
 
@@ -93,10 +97,10 @@ def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, propos
 
 def seen_enough(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge,
                 unsure: Judge) -> bool:
-    """Whether a proposal at `side` px read a die surely, at a size the proposer finds
-    (`ZOOM_BELOW` px or more there): a zoom past it need look only round its dice (`regions`),
-    as the focus does."""
-    if how_well(found, side, rejects, unsure)[0] < 1:
+    """Whether a proposal at `side` px read `NEAR_SURE` dice surely, at a size the proposer
+    finds (`ZOOM_BELOW` px or more there): a zoom past it need look only round its dice
+    (`vision.regions`), as the focus does."""
+    if how_well(found, side, rejects, unsure)[0] < NEAR_SURE:
         return False
     return not small(found, side, long_side, rejects)
 
