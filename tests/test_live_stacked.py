@@ -292,3 +292,26 @@ def test_a_die_merged_with_the_floors_lighter_grain_is_not_taken_for_the_stack()
     dice = [die(60, 60), die(160, 100, 3), die(260, 100, 4), die(60, 150, 2)]
     marked = mark_stacked(image, dice, SIDE, 1, none_left=True)
     assert [d.status for d in marked] == ["ok", "stacked", "ok", "ok"]
+
+
+class ReadsNothing:
+    """Finds no die at a place: the top face's crop read as no pip die."""
+
+    def read_at(self, image, points, size, table=None):
+        return []
+
+
+def test_a_stacks_top_die_with_no_value_takes_the_quorums_when_no_view_reads_it_again():
+    # the cocked test took the top die (no value) and the views at its face read nothing:
+    # the quorum's reads of it vote alone (the live layer raised ValueError here)
+    from zonkcam.vision.stream import ThrowStream
+
+    image = table(320, 200)
+    put(image, 60, 60, 10)
+    stack(image, 160, 100, 15, (1, 0))
+    stream = ThrowStream(ReadsNothing())
+    stream._pictures.extend([image] * 3)
+    stacked = replace(die(160, 100, 1), value=None, status="stacked")
+    quorum = [[die(60, 60), replace(die(160, 100, 3), confidence=c)] for c in (0.5, 0.8, 0.6)]
+    [_, again] = stream._tops_read_again([die(60, 60), stacked], quorum)
+    assert (again.value, again.status, again.confidence) == (3, "stacked", 0.8)

@@ -93,12 +93,16 @@ def tops_read_again(dice: list[Die], quorum: list[list[Die]], pictures: Sequence
                     if (top := top_face_centre(image, d.center, side, others)) is not None]
             again = [a for image, top in tops for size in (side, TOP_CROP * side)
                      for a in read_at(image, [top], size)[:1] if a.value is not None]
-            votes = Counter(a.value for a in again) + Counter(
-                o.value for reading in quorum for o in reading
-                if o.value is not None and _sides_apart(o.center, d.center, side) < STACKED)
+            before = [o for reading in quorum for o in reading
+                      if o.value is not None and _sides_apart(o.center, d.center, side) < STACKED]
+            votes = Counter(a.value for a in again + before)
             best = max(votes, key=votes.__getitem__, default=d.value)
             if votes[best] > votes[d.value]:
-                a = max((a for a in again if a.value == best), key=lambda a: a.confidence)
+                # the surest read of that value: the quorum's own, when no view again gave it
+                # (a die the cocked test took has no value; the top face can go unfound)
+                surest = [a for a in again if a.value == best] or \
+                    [o for o in before if o.value == best]
+                a = max(surest, key=lambda a: a.confidence)
                 d = replace(d, value=a.value, color=a.color, confidence=a.confidence,
                             color_confidence=a.color_confidence)
         out.append(d)
