@@ -2,6 +2,7 @@
 on an 8 MP still).
 
     python benchmarks/read_cost.py [--count N] [--sizes 40,60,100] [--dice 6] [--touching N]
+                                   [--parts]
 
 Draws 8 MP (3280x2464) stills of `--dice` dice of each size (`vision.sim.drawn`, four tables),
 and with `--touching N` also N of `scale_eval`'s `touching` proxy (rune55 dice 60-120 px pushed
@@ -134,6 +135,32 @@ def measure(reader: Reader, stills: list[np.ndarray]) -> dict[str, Any]:
             "shares": shares}
 
 
+def parts(reader: Reader, still: np.ndarray) -> None:
+    """The cost of each part of a proposal of a still, by the view's side: shrinking the whole
+    still to it (area-averaged, as `proposer_input` does from a quarter up; bilinear), and the
+    proposer on it; and the JPEG decode of the still (medians of 5, ms)."""
+    def ms(f: Callable[[], Any]) -> float:
+        f()
+        runs = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            f()
+            runs.append((time.perf_counter() - t0) * 1000)
+        return float(np.median(runs))
+
+    encoded = cv2.imencode(".jpg", still, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+    print(f"decode {ms(lambda: cv2.imdecode(encoded, cv2.IMREAD_COLOR)):.1f} ms")
+    h, w = still.shape[:2]
+    print("| side | shrink, area | shrink, bilinear | proposer |\n|---|---|---|---|")
+    for side in (320, 640, 1280, 2560):
+        size = (round(w * side / max(h, w)), round(h * side / max(h, w)))
+        grey01 = read_module.proposer_input(still, side)[0]
+        area = ms(lambda s=size: cv2.resize(still, s, interpolation=cv2.INTER_AREA))
+        linear = ms(lambda s=size: cv2.resize(still, s, interpolation=cv2.INTER_LINEAR))
+        propose = ms(lambda g=grey01: reader.model.propose(g))
+        print(f"| {side} | {area:.1f} | {linear:.1f} | {propose:.1f} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=6, help="drawn stills of each size")
@@ -141,8 +168,11 @@ def main() -> int:
     ap.add_argument("--dice", type=int, default=6)
     ap.add_argument("--touching", type=int, default=0, help="touching-proxy stills (rune55)")
     ap.add_argument("--seed", type=int, default=36)
+    ap.add_argument("--parts", action="store_true", help="also time each part of a proposal by side")
     args = ap.parse_args()
     reader = Reader()
+    if args.parts:
+        parts(reader, drawn_stills(1, 100.0, args.dice, args.seed)[0])
     kinds = {f"drawn {s} px": drawn_stills(args.count, float(s), args.dice, args.seed)
              for s in args.sizes.split(",") if s}
     if args.touching:
