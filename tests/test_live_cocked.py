@@ -14,9 +14,9 @@ from zonkcam.vision.cocked import (
     mark_cocked,
     top_face_ratio,
 )
+from zonkcam.vision.geometry import mark_geometry
 from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation
 from zonkcam.vision.stream import ThrowStream
-from zonkcam.vision.throws import mark_geometry
 
 
 @pytest.mark.parametrize("angle", [0, 25, 70])

@@ -1,9 +1,10 @@
 """Kept vs thrown, flags and the quorum vote, on hand-made readings (no images)."""
 import pytest
 from zonkcam.vision.dice import Die
+from zonkcam.vision.geometry import mark_geometry
 from zonkcam.vision.stream import vote
 from zonkcam.vision.table import TableConfig
-from zonkcam.vision.throws import ThrowTracker, mark_geometry
+from zonkcam.vision.throws import ThrowTracker
 
 TABLE = TableConfig((640, 480), [(40, 40), (600, 40), (600, 440), (40, 440)],
                     keep_zone=[(500, 40), (600, 40), (600, 440), (500, 440)])

@@ -6,13 +6,14 @@ import cv2
 import numpy as np
 import pytest
 from zonkcam.vision.dice import Die
+from zonkcam.vision.geometry import mark_geometry
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.sim.reader import DrawnDiceReader
 from zonkcam.vision.sim.scoring import score
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig, find_table, region_warnings, resting_spots
-from zonkcam.vision.throws import ThrowTracker, mark_geometry
+from zonkcam.vision.throws import ThrowTracker
 
 FPS = 30.0
 SIDE = 34  # px: the dice's side at 640x480

@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH
+from zonkcam.vision.geometry import STACKED, TWICE
 from zonkcam.vision.silhouette import silhouette
-from zonkcam.vision.throws import STACKED, TWICE
 
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)

@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked, top_face_ratio
 from zonkcam.vision.dice import Die
+from zonkcam.vision.geometry import same_colour
 from zonkcam.vision.silhouette import silhouette
-from zonkcam.vision.throws import same_colour
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches

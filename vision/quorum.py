@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked
 from zonkcam.vision.dice import Die, reading_order
-from zonkcam.vision.throws import die_size
+from zonkcam.vision.geometry import die_size
 
 
 def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:

@@ -21,8 +21,8 @@ from dataclasses import replace
 
 import numpy as np
 from zonkcam.vision.dice import Die
+from zonkcam.vision.geometry import STACKED
 from zonkcam.vision.stacked import top_face_centre
-from zonkcam.vision.throws import STACKED
 
 ReadAt = Callable[..., list[Die]]  # (image, points, size, table=None) -> dice read there
 

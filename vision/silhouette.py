@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
-from zonkcam.vision.throws import STACKED
+from zonkcam.vision.geometry import STACKED
 
 WINDOW = 2.4  # die sides spanned by the square looked at (`faces.PATCH` px)
 L_WEIGHT = 0.5  # a shadow is the table darker: lightness counts half, colour in full

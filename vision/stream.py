@@ -13,19 +13,10 @@ recognizer) reads dice it missed where the picture changed since the last settle
 with a small stream for motion and a full-resolution one for reading (the Pi camera's lores
 and main) passes `full=camera.still` to `feed`: motion runs on the small frames, dice are
 read from full-resolution pictures, and events are in their pixels.
-The quorum reads the last frames of the still window as they arrive
-(the second half of it) and, when they disagree, the frames after the settle. Each read is
-then checked for what only a camera looking down can tell: cocked dice (`vision.cocked`),
-then stacks, dice read twice and dice off the table (`throws.mark_geometry`). The settled
-dice are the quorum's (held to the same geometry), checked against the last settle where
-the picture has not changed (a die cannot come or go without changing it), cocked dice the
-recognizer missed are looked for where it has (`vision.changed`), and, when a die is
-missing from the count, one is looked for under another (`vision.stacked`).
-
-With no table file the region is the one `table.find_table` finds in the first still picture,
-if `table.region_warnings` has nothing to say of it. After a roll a kept die whose picture is
-no longer where and as it lay was knocked (`_shifted`), and the motion detector learns the
-dice's size from the settles, so that only a thing of a die's size counts as rolling.
+At a settle the quorum's reads are checked for what only a camera looking down can tell
+(cocked dice, stacks, dice read twice, dice off the table), held against the last settle where
+the picture has not changed, and completed where it has (dice the recognizer missed); a kept
+die no longer where and as it lay was knocked. docs/live.md ("How it decides") has each rule.
 
 Latency is measured on a live clock: frame `i` arrives at its time `t`, work is done one frame
 at a time, and an event is out when the work that produced it ends. A replay therefore reports
@@ -44,6 +35,7 @@ import numpy as np
 from zonkcam.vision.changed import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
+from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
 from zonkcam.vision.leaning import (
     APART,
     LEAN_REACH,
@@ -59,15 +51,7 @@ from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import tops_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
-from zonkcam.vision.throws import (
-    FLAGS,
-    TWICE,
-    ThrowEvent,
-    ThrowTracker,
-    count_dice,
-    die_size,
-    mark_geometry,
-)
+from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
 
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
