@@ -24,3 +24,12 @@ def test_no_vision_module_imports_itself_round_a_cycle():
 
 def test_every_vision_module_is_under_500_lines():
     assert long_modules(VISION) == {}
+
+
+def test_the_stages_before_kept_vs_thrown_never_import_it():
+    """Kept vs thrown (`throws`) and the stream that drives it come last: the stages they use
+    (cocked, silhouette, quorum, reread...) take shared geometry from `vision.geometry`."""
+    late = {"zonkcam.vision.throws", "zonkcam.vision.stream"}
+    offenders = {p.name: sorted(late & imported(p)) for p in VISION.glob("*.py")
+                 if p.stem not in ("throws", "stream")}
+    assert {name: mods for name, mods in offenders.items() if mods} == {}
