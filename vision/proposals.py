@@ -11,11 +11,10 @@ PROPOSER_SIDE = 320  # long side of the picture the proposer sees; a multiple of
 HEAT_THRESHOLD = 0.3
 NMS_FRACTION = 0.6  # touching dice have centres about one die apart
 # Peaks of the heatmap are kept apart by less in photos: a die proposed beside its neighbour at
-# up to 1.6 times its size (the neighbour's sides and shadow taken in) would hide it at 0.6. On
-# the byler photos 2 more exact (recall 0.981 -> 0.985), on the `tune` groups 2 more (0.5: as
-# many; 0.35 none); the dice kept apart after reading (`die_sizes.one_per_die`) still are at 0.6,
-# and so are peaks seen from overhead, where a die leaning on another makes two (22008, throw
-# 11: a cocked three read twice) and the overhead reader finds dice merged with a neighbour.
+# up to 1.6 times its size (the neighbour's sides and shadow taken in) would hide it at 0.6. The
+# dice kept apart after reading (`die_sizes.one_per_die`) still are at 0.6, and so are peaks seen
+# from overhead, where a die leaning on another makes two and the overhead reader finds dice
+# merged with a neighbour (docs/recognizer.md, "How it works", has the figures).
 PEAKS_APART = 0.45
 
 
