@@ -10,6 +10,7 @@ game is archived with its start and end, final scores, hit totals and G.H.A. (W1
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -274,6 +275,26 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """A game database as `zonkcam doctor` sees it, read-only."""
+
+    integrity: str  # SQLite's integrity check: "ok", or what is wrong
+    version: int  # its schema's
+    games: int
+    unfinished: int
+
+
+def inspect(path: Path) -> Inspection:
+    """The database at `path` looked at without writing to it (nor migrating it): a doctor's
+    check must not change what it checks. `sqlite3.Error` when it is no game database."""
+    with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        games, unfinished = db.execute("SELECT count(*), count(*) - count(ended) FROM games").fetchone()
+    return Inspection(integrity, version, games, unfinished)
 
 
 def migrate(db: sqlite3.Connection, path: Path) -> int:

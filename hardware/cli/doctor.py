@@ -8,7 +8,6 @@ opened read-only (an old one is upgraded by `play`, not here).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import platform
@@ -295,7 +294,7 @@ def check_disk(ctx: Context) -> Check:
 # --- the game database and the config file ----------------------------------------------------
 
 def check_database(ctx: Context) -> Check:
-    from zonkcam.hardware.store import SCHEMA_VERSION
+    from zonkcam.hardware.store import SCHEMA_VERSION, inspect
 
     path = _db_path(ctx)
     if not path.exists():
@@ -303,14 +302,12 @@ def check_database(ctx: Context) -> Check:
     if path.is_dir():
         return Check("database", FAIL, f"{path} is a folder", "give --db the database's file name")
     try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-            integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            games = db.execute("SELECT count(*), count(*) - count(ended) FROM games").fetchone()
+        found = inspect(path)
     except sqlite3.Error as exc:
         return Check("database", FAIL, f"{path}: not a game database zonkcam can read ({exc})",
                      "move it aside (play starts a new one), or give --db")
-    text = f"{path}: schema {version}, {games[0]} games ({games[1]} unfinished)"
+    integrity, version = found.integrity, found.version
+    text = f"{path}: schema {version}, {found.games} games ({found.unfinished} unfinished)"
     if integrity != "ok":
         return Check("database", FAIL, f"{text}; integrity check: {integrity}",
                      f"stop zonkcam, then: sqlite3 {path} '.recover' | sqlite3 recovered.db")
