@@ -21,7 +21,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.models.rune55 import Labelled, datasets_root, group_split
+from zonkcam.models.rune55 import datasets_root, group_split
+from zonkcam.models.yolo import Labelled
 from zonkcam.vision.evaluate import match
 
 SIDE = 640

@@ -13,8 +13,9 @@ import cv2
 import numpy as np
 from zonkcam.models.crops import reject_patches, stack_patches
 from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie
-from zonkcam.models.rune55 import Labelled, datasets_root, group_split, yolo_folder
+from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.train_extra import TrainError
+from zonkcam.models.yolo import Labelled, yolo_folder
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
 from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
 

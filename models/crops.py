@@ -21,7 +21,7 @@ from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
 
 if TYPE_CHECKING:
     from zonkcam.models.frames import CapturedFrame, LabelledDie
-    from zonkcam.models.rune55 import Labelled
+    from zonkcam.models.yolo import Labelled
 
 # proposals a proposer made where no die is: frame index -> (cx, cy, size) in pixels
 Mined = dict[int, list[tuple[float, float, float]]]

@@ -88,7 +88,7 @@ def _captured_die(d: dict, reviewed: bool) -> LabelledDie:
 
 def _yolo_frames(folder: Path) -> list[CapturedFrame]:
     """The readable pictures of a YOLO folder; its labels count as verified."""
-    from zonkcam.models.rune55 import yolo_folder
+    from zonkcam.models.yolo import yolo_folder
 
     frames = []
     for item in yolo_folder(folder):

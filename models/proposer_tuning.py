@@ -31,7 +31,7 @@ RECALL_SEED = 4242
 
 @dataclass(frozen=True)
 class _Item:
-    dice: np.ndarray  # rows (value, cx, cy, w, h), 0..1 of the picture, as `rune55.Labelled`
+    dice: np.ndarray  # rows (value, cx, cy, w, h), 0..1 of the picture, as `yolo.Labelled`
 
 
 def complete_frames(frames: list[CapturedFrame]) -> list[CapturedFrame]:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from zonkcam.models.rune55 import LabelError, Labelled, group_split
+from zonkcam.models.rune55 import group_split
+from zonkcam.models.yolo import LabelError, Labelled
 
 AUDIT_CSV = Path(__file__).resolve().parent / "rune55_audit.csv"
 COLUMNS = ("file", "group", "action", "label", "value", "cx", "cy", "w", "h")

@@ -50,8 +50,9 @@ from zonkcam.models.onnx_io import (
 )
 from zonkcam.models.progress import Progress
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize, sample_pictures
-from zonkcam.models.rune55 import Labelled, datasets_root, group_split
+from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.train_extra import TrainError
+from zonkcam.models.yolo import Labelled
 from zonkcam.vision.sim.drawn import render_scene
 
 # defined in crops, onnx_io and progress since the split; imported from here as before

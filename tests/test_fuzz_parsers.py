@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from zonkcam.hardware.kiosk.app import TableApp
 from zonkcam.hardware.kiosk.web import Hub, create_app
 from zonkcam.hardware.store import Store
-from zonkcam.models.rune55 import LabelError, read_labels
+from zonkcam.models.yolo import LabelError, read_labels
 from zonkcam.rules import load_variant
 from zonkcam.rules.dice import parse_die
 from zonkcam.rules.game import GameSetup

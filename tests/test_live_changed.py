@@ -2,7 +2,7 @@
 import cv2
 import numpy as np
 from overhead_helpers import SIDE, put, table
-from zonkcam.vision.changed import changed_spots
+from zonkcam.vision.changed_spots import changed_spots
 
 
 def near(spots, x, y):

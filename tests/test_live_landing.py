@@ -3,9 +3,9 @@ the picked-up die was not seen there once the rolling began (seeds 63004, throw 
 nor a kept die a hand pushed, when it was not seen there just before (67002, throw 1)."""
 from overhead_helpers import SIDE, die, put, table
 from zonkcam.vision.dice import Die
-from zonkcam.vision.looks import Look
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.throws import ThrowTracker
+from zonkcam.vision.unchanged import Look
 
 SIX = [Die(v, "white", 0.99, 0.9, (x - 15, y - 15, x + 15, y + 15), (x, y), 10.0, "ok")
        for v, (x, y) in enumerate([(100, 100), (200, 100), (300, 100), (100, 300), (200, 300),

@@ -4,8 +4,9 @@ import json
 import numpy as np
 import pytest
 from zonkcam.hardware.cli import main
-from zonkcam.models.rune55 import LabelError, datasets_root, group_split
+from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.rune55_audit import AUDIT_CSV, COLUMNS, audited_heldout, load_audit
+from zonkcam.models.yolo import LabelError
 from zonkcam.vision.dice import Die
 from zonkcam.vision.evaluate import Tally
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
-from zonkcam.vision.changed import changed_spots
+from zonkcam.vision.changed_spots import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
@@ -45,13 +45,13 @@ from zonkcam.vision.leaning import (
     sides_to,
     whole_apart,
 )
-from zonkcam.vision.looks import Look, face_unchanged, where_it_lay
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import tops_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
+from zonkcam.vision.unchanged import Look, face_unchanged, where_it_lay
 
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
@@ -394,7 +394,7 @@ class ThrowStream:
 
     def _with_missed(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """`dice` with those the recognizer did not find where the picture changed since the
-        last settle, beside the dice read then and now (`vision.changed`): a silhouette on the
+        last settle, beside the dice read then and now (`vision.changed_spots`): a silhouette on the
         table that the cocked test calls cocked (the recognizer often misses a shortened
         face), else what the reader reads there, if it can read at a place (`read_at`) and
         finds a die lying flat (a die across the table's edge is often proposed at twice its

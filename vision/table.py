@@ -255,9 +255,9 @@ def _frame_sides(polygon: Polygon, w: int, h: int, reach: int = 2) -> int:
 def resting_spots(settled: list[np.ndarray], side: float | None = None
                   ) -> list[tuple[float, float]]:
     """Where die-sized things came or went between successive still pictures of a video (a
-    die at rest in one, not the next): `vision.changed.changed_spots` with dice of `side` px,
+    die at rest in one, not the next): `vision.changed_spots.changed_spots` with dice of `side` px,
     by default a 19th of the picture's width (the product's camera mount)."""
-    from zonkcam.vision.changed import changed_spots
+    from zonkcam.vision.changed_spots import changed_spots
 
     spots: list[tuple[float, float]] = []
     for before, now in pairwise(settled):

@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from zonkcam.models.finetune import FinetuneConfig, TrainError, finetune
-    from zonkcam.models.rune55 import LabelError
+    from zonkcam.models.yolo import LabelError
 
     try:
         m = finetune(FinetuneConfig(datasets=[Path(d) for d in args.datasets], out=args.out,

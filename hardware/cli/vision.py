@@ -182,7 +182,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _labelled(args: argparse.Namespace) -> Sequence:
     """The labelled pictures `eval` is asked for, every label file checked first."""
-    from zonkcam.models.rune55 import GROUP_SPLITS, LabelError, Labelled, group_split, yolo_folder
+    from zonkcam.models.rune55 import GROUP_SPLITS, group_split
+    from zonkcam.models.yolo import LabelError, Labelled, yolo_folder
 
     root = args.dataset
     if not root.is_dir():

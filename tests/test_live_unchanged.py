@@ -1,10 +1,10 @@
-"""Picture checks between settles (`vision.looks`): is a die still where it lay, and is it the
+"""Picture checks between settles (`vision.unchanged`): is a die still where it lay, and is it the
 die that lay there?"""
 import numpy as np
 from overhead_helpers import SIDE, put, table
 from test_live_stream import frame
 from zonkcam.vision.dice import Die
-from zonkcam.vision.looks import Look, unchanged
+from zonkcam.vision.unchanged import Look, unchanged
 
 
 def test_unchanged_tells_a_die_from_bare_table_under_changing_light():
