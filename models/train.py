@@ -52,7 +52,7 @@ from zonkcam.models.progress import Progress
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize, sample_pictures
 from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.train_extra import TrainError
-from zonkcam.models.yolo import Labelled
+from zonkcam.models.yolo import LabelError, Labelled
 from zonkcam.vision.sim.drawn import render_scene
 
 # defined in crops, onnx_io and progress since the split; imported from here as before
@@ -304,11 +304,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
-    items = group_split(root, "fit")
-    if args.limit:
-        items = [items[i] for i in sorted(rng.choice(len(items), args.limit, replace=False))]
     t0 = time.time()
-    images = load_grey(items)
+    try:  # a damaged groups.csv, label file or photo: one line, not a traceback
+        items = group_split(root, "fit")
+        if args.limit:
+            items = [items[i] for i in sorted(rng.choice(len(items), args.limit, replace=False))]
+        images = load_grey(items)
+    except (LabelError, TrainError) as exc:
+        print(f"cannot train: {exc}", file=sys.stderr)
+        return 2
     args.work.mkdir(parents=True, exist_ok=True)
     if further is not None:
         twin = train_proposer(images, items, args.epochs_det, args.seed, net=further.train(), lr=1e-3)

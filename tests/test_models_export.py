@@ -80,3 +80,22 @@ def test_proposer_further_needs_a_model_it_can_read(tmp_path, capsys, content):
     err = capsys.readouterr().err
     assert f"cannot train {model} further" in err and "Traceback" not in err
     assert not (tmp_path / "out.onnx").exists()
+
+
+@pytest.mark.parametrize("damage", ["groups", "photo"])
+def test_training_from_a_damaged_rune55_says_so_in_one_line(tmp_path, capsys, monkeypatch, damage):
+    pytest.importorskip("torch")
+    from zonkcam.models.train import main
+
+    root = tmp_path / "rune55"
+    (root / "train" / "images").mkdir(parents=True)
+    (root / "train" / "labels").mkdir()
+    rows = "split,file,group\n" + "".join(f"train,p{g}.jpg,{g}\n" for g in range(40))
+    (root / "groups.csv").write_text("split,file\n" if damage == "groups" else rows)
+    for g in range(40):
+        (root / "train" / "images" / f"p{g}.jpg").write_bytes(b"not a jpeg")
+    monkeypatch.setenv("ZONKCAM_DATASETS", str(tmp_path))
+    assert main(["--out", str(tmp_path / "out.onnx"), "--work", str(tmp_path / "work")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cannot train:") and "Traceback" not in err
+    assert ("no group column" in err) if damage == "groups" else ("not an image" in err)
