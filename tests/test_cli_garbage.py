@@ -156,16 +156,17 @@ def test_garbage_gets_one_line_and_status_2(case, bad, tmp_path, monkeypatch, ca
         port = [] if "--port" in argv else ["--port", str(free_port())]
         run = subprocess.run([sys.executable, "-m", "zonkcam.hardware.cli", *argv, *port],
                              capture_output=True, text=True, timeout=120)
-        status, err = run.returncode, run.stderr  # would otherwise serve until the suite's end
+        status, err, out = run.returncode, run.stderr, run.stdout  # would otherwise serve on
     else:
         try:
             status = main(argv)
         except SystemExit as exc:  # argparse's usage errors
             status = exc.code
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
     lines = [line for line in err.splitlines() if line.strip()]
     assert status == 2, f"{case}: status {status}, stderr {err!r}"
     assert len(lines) == 1 and lines[0].startswith("zonkcam"), f"{case}: {err!r}"
+    assert lines[0].split(": ", 1)[-1] not in out, f"{case}: said twice, on stdout too: {out!r}"
 
 
 def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> set[str]:

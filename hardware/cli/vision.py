@@ -133,8 +133,9 @@ def cmd_read(args: argparse.Namespace) -> int:
         except ImageError as exc:
             status = 2
             print(f"zonkcam read: {exc}", file=sys.stderr)
-            _emit(args, {"image": name, "width": None, "height": None, "elapsed_ms": None,
-                         "table": [], "spaz": False, "dice": [], "error": str(exc)})
+            if args.json:  # the record keeps its place in the lines; as text, stderr says it once
+                _emit(args, {"image": name, "width": None, "height": None, "elapsed_ms": None,
+                             "table": [], "spaz": False, "dice": [], "error": str(exc)})
             continue
         try:
             reading = reader.read(image, _table(args.table, image))
@@ -154,9 +155,6 @@ def cmd_read(args: argparse.Namespace) -> int:
 def _emit(args: argparse.Namespace, record: dict) -> None:
     if args.json:
         print(json.dumps(record), flush=True)
-        return
-    if record["error"]:
-        print(f"{record['image']}: error: {record['error']}", flush=True)
         return
     dice = " ".join(f"{d['value'] or '?'}{'/' + d['color'] if d['color'] else ''}"
                     + ("" if d["status"] == "ok" else f"({d['status']})") for d in record["dice"])
