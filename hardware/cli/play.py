@@ -81,6 +81,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     play_config.flags_win(args)
     host = "0.0.0.0" if args.lan else "127.0.0.1"
     check_port(host, args.port)
+    # Rules, players and the capture folder first (cheap, and checked even when a game resumes).
+    ruleset = ruleset_from(args)
+    players = _players(args.players, ruleset)
+    captures = _captures(args.capture)
     spec = args.camera or detect_camera()
     if args.camera is None and spec == "demo":
         log.info("no camera found: starting the demo camera (simulated throws)")
@@ -105,10 +109,6 @@ def cmd_play(args: argparse.Namespace) -> int:
             open_source(spec, args.fps, table.camera if table else None), on_status=camera_status)
     except (CameraError, ModelError, RegistryError, TableConfigError, DiceSetError) as exc:
         raise CliError(str(exc)) from None
-    # Rules, players and the capture folder are checked too, even when a game resumes.
-    ruleset = ruleset_from(args)
-    players = _players(args.players, ruleset)
-    captures = _captures(args.capture)
     store = Store(db)
     league = _join_league(args, store, db)  # None without --league
     house = {Path(args.rules).stem: ruleset_from(args)} if args.rules else {}
