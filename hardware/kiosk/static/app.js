@@ -129,7 +129,7 @@ function renderTurn(s) {
   $("options").hidden = !options.length;
   const o = s.odds;
   $("odds").replaceChildren(...(o ? [
-    `${o.dice} dice: ${pct(o.zonk_chance)} to zonk · throw ≈ ${Math.round(o.throw_value)}`,
+    `${o.dice} ${o.dice === 1 ? "die" : "dice"}: ${pct(o.zonk_chance)} to zonk · throw ≈ ${Math.round(o.throw_value)}`,
     o.bank_value != null ? ` vs bank ${o.bank_value}` : "", " → ", el("b", {}, o.advice || "")] : []));
   safely(renderShaharazad, s.shaharazad);
 }
