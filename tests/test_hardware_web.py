@@ -204,6 +204,16 @@ def test_the_throw_on_the_table_is_served_from_the_frame_it_was_read_from(table)
         assert c.get("/api/throw/4.jpg").status_code == 404
 
 
+def test_every_answer_forbids_framing_injected_script_sniffing_and_referrers(table):
+    with client(table, LOCAL) as c:
+        for path in ("/", "/api/state", "/static/app.js", "/static/none.js"):
+            headers = c.get(path).headers
+            policy = headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in policy and "script-src 'self';" in policy, path
+            assert headers["x-frame-options"] == "DENY" and headers["x-content-type-options"] == "nosniff"
+            assert headers["referrer-policy"] == "no-referrer"  # the phone's address carries the PIN
+
+
 def test_a_page_under_another_name_reads_nothing_dns_rebinding(table):
     with TestClient(create_app(table, Hub(), pin="4321"), client=LOCAL,
                     base_url="http://evil.example:8080") as c:

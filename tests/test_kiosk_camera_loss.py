@@ -69,7 +69,7 @@ def test_lost_camera_is_shown_nothing_is_scored_from_the_gap_and_it_recovers(bro
         assert (player, verb, sorted(map(int, dice))) == ("Ann", "throw", faces)
         lost = wait(url, lambda s: s["camera"]["status"] == "lost", "camera lost", 20)
         assert "retrying" in lost["camera"]["message"]
-        page.wait_for_function("document.querySelector('#camera-status').className === 'lost'")
+        page.wait_for_function("() => document.querySelector('#camera-status').className === 'lost'")
         assert "retrying" in page.inner_text("#camera-status")
         time.sleep(3)  # while it is away nothing is scored
         during = state(url)
@@ -77,7 +77,7 @@ def test_lost_camera_is_shown_nothing_is_scored_from_the_gap_and_it_recovers(bro
 
         away.rename(frames)  # plugged in again: the footage plays from its start
         wait(url, lambda s: s["camera"]["status"] == "ok", "camera back", 30)
-        page.wait_for_function("document.querySelector('#camera-status').className !== 'lost'")
+        page.wait_for_function("() => document.querySelector('#camera-status').className !== 'lost'")
         after = wait(url, lambda s: len(s["log"]) >= 2, "throw after the camera came back", 60)
         # The first throw after the gap is read whole from the new frames (the same zonk, now
         # Bob's), not stitched from dice seen before the gap.

@@ -28,7 +28,7 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
         assert len(pin) == 6
         local = browser.new_page(viewport={"width": 800, "height": 480})
         local.goto(kiosk)
-        local.wait_for_function(f"document.querySelector('#pin').textContent === 'PIN {pin}'")
+        local.wait_for_function(f"() => document.querySelector('#pin').textContent === 'PIN {pin}'")
         local.click("#pin")
         local.wait_for_selector("#pairing-dialog[open] #pairing-qr svg")
         assert local.inner_text("#pairing-pin") == pin
@@ -57,11 +57,11 @@ def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
         assert state["game"]["id"] == 1
         status, body = phone.evaluate(post, [pin])
         assert status == 200 and body["ok"]
-        phone.wait_for_function("document.querySelector('#sheet thead').innerText.includes('Cy')")
+        phone.wait_for_function("() => document.querySelector('#sheet thead').innerText.includes('Cy')")
         with urllib.request.urlopen(kiosk + "/api/state", timeout=10) as r:
             assert json.loads(r.read())["sheet"]["players"] == ["Cy", "Di"]
 
         scanned = browser.new_page(viewport={"width": 390, "height": 844})
         scanned.goto(f"{lan}/#pin={pin}")  # the address in the kiosk's QR code, seen from a phone
-        scanned.wait_for_function("sessionStorage.getItem('pin') !== null && location.hash === ''")
+        scanned.wait_for_function("() => sessionStorage.getItem('pin') !== null && location.hash === ''")
         assert scanned.is_hidden("#unlock") and scanned.is_visible("#undo")

@@ -53,7 +53,7 @@ def test_summary_with_gha_when_the_winning_turn_is_banked_and_statistics(browser
     with server(argv, port, env={"ZONKCAM_HOME": str(tmp_path / "home")}) as (url, _):
         page = browser.new_page(viewport={"width": 800, "height": 480})
         page.goto(url)
-        page.wait_for_function("document.querySelector('#player').textContent === 'Bob to throw'")
+        page.wait_for_function("() => document.querySelector('#player').textContent === 'Bob to throw'")
         assert page.is_hidden("#summary")
         page.click("#bank")
         page.wait_for_selector("#summary:not([hidden])")
@@ -70,7 +70,7 @@ def test_summary_with_gha_when_the_winning_turn_is_banked_and_statistics(browser
 
         stats_page = browser.new_page()
         stats_page.goto(url + "/stats")
-        stats_page.wait_for_function("document.querySelectorAll('#players tbody tr').length === 2")
+        stats_page.wait_for_function("() => document.querySelectorAll('#players tbody tr').length === 2")
         players = [r.split("\t") for r in stats_page.inner_text("#players tbody").splitlines()]
         assert players == [["Ann", "1", "1", "1", "100.0%", "0", "0"],
                            ["Bob", "1", "1", "0", "0.0%", "1000", "1000"]]
@@ -106,7 +106,7 @@ def test_new_game_from_the_page_with_a_rolloff_read_by_the_demo_camera(browser, 
         assert page.inner_text("#rolloff-table thead").split() == ["Bob", "Ann", "Cy"]
         assert page.inner_text("#rolloff-up") == "Bob: throw one die"
         # The demo camera's throws are read for the roll-off: its progress shows on the page.
-        page.wait_for_function("document.querySelectorAll('#rolloff-table tbody td').length > 0",
+        page.wait_for_function("() => document.querySelectorAll('#rolloff-table tbody td').length > 0",
                                timeout=90_000)
         started = wait(url, lambda s: s["game"]["id"] == 2 and s["rolloff"] is None, "game 2", 150)
         order = started["sheet"]["players"]

@@ -31,6 +31,8 @@ def post(url, action):
 
 def test_page_shows_sheet_turn_odds_and_dice(browser, kiosk):
     page = browser.new_page(viewport={"width": 800, "height": 480})
+    refused = []  # what the page's Content-Security-Policy blocked: must be nothing of ours
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(kiosk)
     page.wait_for_selector("#sheet th")
     assert page.inner_text("#sheet thead").split() == ["Ann", "Bob", "Cy", "Dee"]
@@ -40,6 +42,9 @@ def test_page_shows_sheet_turn_odds_and_dice(browser, kiosk):
     assert page.locator("#dice .kept-dice .die").count() == 2
     assert page.locator("#dice button.unread").count() == 1  # the cocked one
     assert page.inner_text("#pin") == "PIN 2468"  # local kiosk shows the PIN
+    page.click("#pin")  # the pairing QR code, an SVG the server made, shown inline
+    page.wait_for_selector("#pairing-qr svg")
+    assert refused == []
 
 
 def test_bank_is_pushed_to_every_open_page(browser, kiosk):
@@ -50,7 +55,7 @@ def test_bank_is_pushed_to_every_open_page(browser, kiosk):
     page = browser.new_page()
     page.goto(kiosk)
     page.click("#bank")
-    watcher.wait_for_function("document.querySelector('#player').textContent === 'Bob to throw'")
+    watcher.wait_for_function("() => document.querySelector('#player').textContent === 'Bob to throw'")
     assert watcher.locator("#sheet tfoot .score").all_inner_texts() == ["4700", "3600", "4000", "3150"]
 
 
@@ -61,7 +66,7 @@ def test_tapping_a_die_on_the_still_sends_a_correction(browser, kiosk):
     page.wait_for_selector("#still[open] #boxes rect")
     page.click("#boxes rect >> nth=3", force=True)
     page.click("#values button:text('5')")
-    page.wait_for_function("fetch('/api/state').then(r => r.json()).then(s => s.corrections.length)")
+    page.wait_for_function("() => fetch('/api/state').then(r => r.json()).then(s => s.corrections.length)")
     assert state(kiosk)["corrections"] == [{"action": "correct", "die": 3, "value": 5, "throw": "12"}]
 
 
@@ -70,5 +75,5 @@ def test_evidence_image_opens_from_the_sheet(browser, kiosk):
     page.goto(kiosk)
     page.locator("#sheet td a").last.click()
     page.wait_for_selector("#evidence[open]")
-    page.wait_for_function("document.querySelector('#evidence-img').naturalWidth === 640")
+    page.wait_for_function("() => document.querySelector('#evidence-img').naturalWidth === 640")
     assert page.inner_text("#evidence-title") == "Dee, round 9"

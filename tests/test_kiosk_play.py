@@ -41,10 +41,10 @@ def test_demo_throws_are_scored_on_the_page_and_in_the_database(browser, tmp_pat
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(url)
         s = wait_for_actions(url, 1)
-        page.wait_for_function("document.querySelectorAll('#sheet thead th[scope=col]').length === 2")
+        page.wait_for_function("() => document.querySelectorAll('#sheet thead th[scope=col]').length === 2")
         assert page.inner_text("#sheet thead").split() == ["Ann", "Bob"]
         # the live picture: it loads apart from the page, so it is waited for (times out if never)
-        page.wait_for_function("document.querySelector('#frame').naturalWidth > 0")
+        page.wait_for_function("() => document.querySelector('#frame').naturalWidth > 0")
         page.click("#undo")
         page.wait_for_timeout(500)
         after = state(url)
@@ -133,10 +133,10 @@ def test_the_scorekeeper_corrects_a_die_banks_calls_a_foul_and_opens_the_evidenc
 
         until(lambda: _tries(bank))
         banker = next(line for line in db_lines(db) if line.endswith(" bank")).split()[0]
-        page.wait_for_function("document.querySelectorAll('#sheet a').length > 0")
+        page.wait_for_function("() => document.querySelectorAll('#sheet a').length > 0")
         page.locator("#sheet a").first.click()
         page.wait_for_selector("#evidence[open]")
-        page.wait_for_function("document.querySelector('#evidence-img').naturalWidth > 0")
+        page.wait_for_function("() => document.querySelector('#evidence-img').naturalWidth > 0")
         assert banker in ("Ann", "Bob")
         page.click("#evidence button")
 

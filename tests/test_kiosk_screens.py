@@ -191,7 +191,7 @@ def test_correcting_a_die_names_the_throw_and_sends_its_id(browser, kiosk):
     page.wait_for_selector("#correct[open]")
     assert page.inner_text("#correct-title") == "Ann's throw #12, die 4 (white unread)"
     page.click("#values button[data-value='5']")
-    page.wait_for_function("!document.querySelector('#bank').disabled")
+    page.wait_for_function("() => !document.querySelector('#bank').disabled")
     assert state(kiosk)["corrections"] == [{"action": "correct", "die": 3, "value": 5, "throw": "12"}]
     assert page.inner_text("#bank-label") == "Bank +650"  # the 5 scores too
     assert page.inner_text("#best") == "+450 three 4s + 1× 5"
@@ -199,7 +199,7 @@ def test_correcting_a_die_names_the_throw_and_sends_its_id(browser, kiosk):
     page.click("#photo")
     page.wait_for_selector("#still[open]")
     assert page.get_attribute("#still-img", "src") == "/api/throw/12.jpg"
-    page.wait_for_function("document.querySelector('#still-img').naturalWidth === 640")
+    page.wait_for_function("() => document.querySelector('#still-img').naturalWidth === 640")
     assert page.locator("#boxes rect").count() == 4 and page.locator("#view svg").count() == 0
     page.locator("#boxes rect").nth(1).dispatch_event("click")
     page.wait_for_selector("#correct[open]")
@@ -220,7 +220,7 @@ def test_a_lan_page_is_unlocked_with_the_pin_keypad(browser):
             page.click(f"#pin-keys button[data-key='{key}']")
         assert page.inner_text("#pin-entry") == "••••"
         page.click("#pin-keys button[data-key='OK']")
-        page.wait_for_function("document.querySelector('#pin-error').textContent === 'wrong PIN'")
+        page.wait_for_function("() => document.querySelector('#pin-error').textContent === 'wrong PIN'")
         for key in "2468":
             page.click(f"#pin-keys button[data-key='{key}']")
         page.click("#pin-keys button[data-key='OK']")
@@ -236,12 +236,12 @@ def test_undo_says_what_it_takes_back_and_redo_puts_it_back(browser, kiosk):
     page.click("#undo")
     page.wait_for_selector("#message.info")
     assert page.inner_text("#message") == "Took back: Ann's throw #12"
-    page.wait_for_function("!document.querySelector('#redo').disabled"
+    page.wait_for_function("() => !document.querySelector('#redo').disabled"
                            " && document.querySelector('#undo').disabled")
     assert page.inner_text("#redo") == "Redo: Ann's throw #12"
     page.click("#redo")
     wait_actions(page, kiosk, [{"action": "undo"}, {"action": "redo"}])
-    page.wait_for_function("document.querySelector('#undo').textContent === \"Undo: Ann's throw #12\"")
+    page.wait_for_function("() => document.querySelector('#undo').textContent === \"Undo: Ann's throw #12\"")
 
 
 def test_a_refused_action_is_shown_in_big_type(browser, kiosk):
@@ -286,7 +286,8 @@ def test_shaharazad_is_requested_and_answered_with_buttons(browser):
         assert buttons == ["Ann requests shaharazad", "Bob requests shaharazad", "Dee requests shaharazad"]
         page.click("#shaharazad button:text('Bob requests shaharazad')")
         page.click("#confirm-yes")
-        page.wait_for_function("document.querySelector('#shaharazad button').textContent === 'Cy accepts'")
+        page.wait_for_function(
+            "() => document.querySelector('#shaharazad button').textContent === 'Cy accepts'")
         assert page.locator("#shaharazad button").all_inner_texts() == ["Cy accepts", "Cy declines"]
         page.click("#shaharazad button:text('Cy declines')")
         page.click("#confirm-yes")
@@ -339,7 +340,7 @@ def test_the_phone_loads_no_video_until_asked(browser, shared):
     phone.wait_for_timeout(1200)  # the fake announces a frame every 0.5 s
     assert frames == [] and phone.is_hidden("#view")
     phone.click("#live-toggle")
-    phone.wait_for_function("document.querySelector('#frame').naturalWidth === 640")
+    phone.wait_for_function("() => document.querySelector('#frame').naturalWidth === 640")
     assert frames and phone.is_visible("#view")
 
 

@@ -53,6 +53,7 @@ def test_the_league_app_answers_to_allowed_names_only():
             assert "--allowed-hosts" in answer.json()["error"]
         else:
             assert answer.json() == [{"team": "Reds", "players": ["Ann"]}]
+        assert answer.headers["x-frame-options"] == "DENY"  # refused or not
 
 
 def test_serve_refuses_a_bad_allowed_host_in_one_line(capsys, monkeypatch):

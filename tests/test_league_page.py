@@ -42,10 +42,13 @@ def submit(page, button: str, **fields) -> str:
 def test_a_league_night_runs_from_the_league_page(browser, tmp_path, night):
     base = night["base"]
     page = browser.new_page()
+    refused = []  # what the page's Content-Security-Policy blocked (inline script would be)
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(base + "/admin")
     assert submit(page, "Save team", team="Golds", roster="Mo, Ned").startswith("401")  # not logged in
     assert submit(page, "Log in", pw="wrong password").startswith("403")
     assert submit(page, "Log in", pw=PASSWORD).startswith("200")
+    assert refused == []
     assert submit(page, "Save team", team="Golds", roster="Mo, Ned").startswith("400")  # L1: 4-7 players
     assert submit(page, "Save team", team="Golds", roster="Mo, Ned, Oz, Pip").startswith("200")
     answer = submit(page, "Add season", season="Spring")

@@ -41,7 +41,7 @@ def captures(tmp_path):
 
 
 def test_queue_is_least_confident_first_and_bulk_correction_verifies(captures):
-    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000), base_url="http://localhost:8081")
     data = client.get("/api/review").json()
     assert data["total"] == 5 and data["frames"] == 2 and data["reviewed_frames"] == 0
     assert [(i["value"], i["confidence"]) for i in data["items"]] == [
@@ -71,7 +71,7 @@ def test_a_rejected_candidate_is_queued_and_can_be_called_no_die(tmp_path):
     mark = Die(None, None, 0.3, 0.0, (170, 20, 200, 50), (185, 35), 0.0, "unreadable")
     name = captures.add(image, [die(2, 0.95, 10)], "m", rejected=[logo, mark])
     looked(captures, {2: 0.1})  # the proposer hardly took the mark for a die
-    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000), base_url="http://localhost:8081")
     data = client.get("/api/review").json()
     assert [(i["die"], i["value"], i["rejected"], i["group"]) for i in data["items"]] == [
         (1, None, True, "misread"), (0, 2, False, "sure"), (2, None, True, "junk")]
@@ -91,7 +91,7 @@ def test_a_rejected_candidate_is_queued_and_can_be_called_no_die(tmp_path):
 
 
 def test_bad_corrections_are_refused(captures):
-    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000), base_url="http://localhost:8081")
     name = captures.names()[0]
     assert client.post("/api/review/correct", json={"items": [{"name": name, "die": 0}], "value": 7}
                        ).status_code == 400
@@ -138,14 +138,14 @@ def test_review_command_refuses_an_unknown_model(captures, capsys):
 def test_dice_captured_without_their_look_get_it_when_listed(tmp_path):
     c = CaptureSet(tmp_path / "cap", max_bytes=None)
     c.add(np.full((80, 240, 3), 90, np.uint8), [die(2, 0.95, 10)], "m")  # as the kiosk saves it
-    client = TestClient(create_review_app(c.root), client=("127.0.0.1", 5000))
+    client = TestClient(create_review_app(c.root), client=("127.0.0.1", 5000), base_url="http://localhost:8081")
     assert client.get("/api/review").json()["total"] == 1
     look = c.meta(c.names()[0])["dice"][0]["look"]
     assert len(look["probs"]) == 7 and 0 <= look["heat"] <= 1
 
 
 def test_right_bad_crop_skip_pages_and_a_missed_die(captures):
-    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000))
+    client = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000), base_url="http://localhost:8081")
     first, second = captures.names()
     page = client.get("/api/review?offset=1&limit=2").json()
     assert page["total"] == 5 and page["offset"] == 1 and len(page["items"]) == 2
@@ -209,14 +209,14 @@ def test_review_page_in_a_browser(browser, captures):
         tiles.nth(2).click()
         assert page.locator(".die.selected").count() == 2
         page.locator("#actions button[data-value='5']").click()
-        page.wait_for_function("document.querySelectorAll('.die').length === 3")
+        page.wait_for_function("() => document.querySelectorAll('.die').length === 3")
         assert page.locator(".die .words").all_inner_texts() == ["reads 1, unsure", "reads 2", "reads 6"]
         page.locator("section[data-group='sure'] .select-group").click()
         page.locator("#actions button[data-action='confirm']").click()
-        page.wait_for_function("document.querySelectorAll('.die').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('.die').length === 1")
         tiles.first.click()
         page.locator("#actions button[data-action='bad_crop']").click()
-        page.wait_for_function("document.getElementById('summary').textContent === 'all done'")
+        page.wait_for_function("() => document.getElementById('summary').textContent === 'all done'")
         assert page.locator("#done").is_visible()
         page.close()
     metas = [json.loads(p.read_text()) for p in sorted((captures.root / "meta").glob("*.json"))]
@@ -234,14 +234,14 @@ def test_a_missed_die_is_added_by_a_tap_on_the_frame(browser, captures):
         page.locator(".die").first.wait_for()
         page.locator(".die .in-frame").first.click()
         image = page.locator("#frame-img")
-        page.wait_for_function("document.getElementById('frame-img').naturalWidth > 0")
-        page.wait_for_function("document.querySelectorAll('#frame-box .box').length === 3")
+        page.wait_for_function("() => document.getElementById('frame-img').naturalWidth > 0")
+        page.wait_for_function("() => document.querySelectorAll('#frame-box .box').length === 3")
         box = image.bounding_box()
         assert box["width"] <= 800 and box["y"] + box["height"] <= 480
         image.click(position={"x": box["width"] * 220 / 240, "y": box["height"] * 40 / 80})
-        page.wait_for_function("document.querySelectorAll('#frame-box .box').length === 4")
+        page.wait_for_function("() => document.querySelectorAll('#frame-box .box').length === 4")
         page.locator("#frame-close").click()
-        page.wait_for_function("document.querySelectorAll('.die').length === 6")
+        page.wait_for_function("() => document.querySelectorAll('.die').length === 6")
         assert page.locator(".die .words").first.inner_text() == "added by you: which face?"
         page.close()
 
@@ -270,3 +270,16 @@ def test_the_kiosk_review_page_orders_dice_with_the_model_play_reads_with(tmp_pa
     assert main(["play", "--camera", "demo", "--model", str(model), "--capture", str(tmp_path / "cap"),
                  "--db", str(tmp_path / "z.db"), "--port", str(free_port()), "--players", "A,B"]) == 0
     assert len(seen) == 1 and seen[0] is not None and Path(seen[0]).resolve() == model.resolve()
+
+
+def test_the_review_page_alone_answers_no_page_under_another_name(captures):
+    """DNS rebinding: a hostile page whose name points at this machine is same-origin to the
+    browser; it must neither read the crops nor label them."""
+    evil = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000),
+                      base_url="http://evil.example:8081")
+    assert evil.get("/api/review").status_code == 421
+    answer = evil.post("/api/review/correct", json={"items": [{"name": "x", "die": 0}], "value": 3},
+                       headers={"Origin": "http://evil.example:8081"})
+    assert answer.status_code == 421
+    own = TestClient(create_review_app(captures.root), client=("127.0.0.1", 5000), base_url="http://localhost:8081").get("/review")
+    assert own.status_code == 200 and "frame-ancestors 'none'" in own.headers["content-security-policy"]

@@ -233,8 +233,10 @@ def _correction(body: object) -> tuple[list[tuple[str, int]], int | str]:
 def create_review_app(root: str | Path, model: str | Path | None = None):
     """The review page on its own (`zonkcam review`): `/` redirects to it."""
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.responses import JSONResponse, RedirectResponse
     from starlette.routing import Route
+    from zonkcam.hardware.kiosk.web import OwnHostOnly, SecurityHeaders
 
     async def home(request) -> RedirectResponse:
         return RedirectResponse("/review")
@@ -242,7 +244,9 @@ def create_review_app(root: str | Path, model: str | Path | None = None):
     async def state(request) -> JSONResponse:  # liveness, as the kiosk's /api/state
         return JSONResponse({"review": str(root)})
 
-    return Starlette(routes=[Route("/", home), Route("/api/state", state), *review_routes(root, model=model)])
+    # A page under another name (DNS rebinding) would otherwise read the crops and label them.
+    return Starlette(routes=[Route("/", home), Route("/api/state", state), *review_routes(root, model=model)],
+                     middleware=[Middleware(SecurityHeaders), Middleware(OwnHostOnly)])
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -182,6 +182,39 @@ class OwnHostOnly:
         await self.app(scope, receive, send)
 
 
+# What a hostile page may not do with ours: frame it to steal taps, run script it injected,
+# send the PIN-bearing address to another site, or have a sniffed response taken for a page.
+# Styles may be inline (review.html's <style>, the server-made QR code); scripts may not.
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+     b"img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+     b"form-action 'self'; frame-ancestors 'none'"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: `SECURITY_HEADERS` on every HTTP response (the kiosk, the review page
+    and the league's pages)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 class PinGuard:
     """Wrong PINs, counted per client address and in all. After `limit` misses within
     `window_s` an address is locked out, for twice as long each time it comes back for more
@@ -279,7 +312,7 @@ def create_app(table: Table, hub: Hub, pin: str | None = None, extra_routes: lis
         yield
 
     return Starlette(routes=[*kiosk.routes(), *(extra_routes or [])], lifespan=lifespan,
-                     middleware=[Middleware(OwnHostOnly)])
+                     middleware=[Middleware(SecurityHeaders), Middleware(OwnHostOnly)])
 
 
 class Kiosk:

@@ -16,9 +16,9 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
-from zonkcam.hardware.kiosk.web import read_json
+from zonkcam.hardware.kiosk.web import SecurityHeaders, read_json
 from zonkcam.hardware.league import export, matches, pages, sync
 from zonkcam.hardware.league.auth import COOKIE, SESSION_S, Guard, password_matches
 from zonkcam.hardware.league.db import League, LeagueError, Unavailable
@@ -36,7 +36,8 @@ def create_app(league: League, guard: Guard | None = None, allowed_hosts: tuple[
         league.close()
 
     return Starlette(routes=api.routes(), lifespan=lifespan,
-                     middleware=[Middleware(LeagueHostsOnly, allowed=allowed_hosts)])
+                     middleware=[Middleware(SecurityHeaders),
+                                 Middleware(LeagueHostsOnly, allowed=allowed_hosts)])
 
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
@@ -83,6 +84,7 @@ class Api:
         return [
             *(Route(path, self._reader(fn)) for path, fn in read),
             *(Route(path, self._admin(fn), methods=["POST"]) for path, fn in admin),
+            Route("/admin.js", self.admin_script),
             Route("/api/login", self.login, methods=["POST"]),
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/kiosk/assignment", self.kiosk_assignment),
@@ -106,6 +108,9 @@ class Api:
         return endpoint
 
     # --- the admin --------------------------------------------------------------------------
+
+    async def admin_script(self, request: Request) -> Response:
+        return FileResponse(str(pages.HERE / "admin.js"), media_type="text/javascript")
 
     async def login(self, request: Request) -> Response:
         if (no := self.guard.precheck(request)) is not None:
