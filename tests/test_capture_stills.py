@@ -4,7 +4,9 @@ import struct
 
 import cv2
 import numpy as np
+import pytest
 from zonkcam.hardware.cli import main
+from zonkcam.vision.imageio import ImageError, decode
 from zonkcam.vision.sim.drawn import render_scene
 
 
@@ -54,7 +56,7 @@ def test_an_empty_or_unreadable_folder_is_a_clear_error(tmp_path, capsys):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["capture", "--stills", str(empty), "--out", str(tmp_path / "a")]) == 2
-    assert "no photos in it" in capsys.readouterr().err
+    assert "no pictures in it" in capsys.readouterr().err
     (empty / "IMG_1.HEIC").write_bytes(b"heic")
     assert main(["capture", "--stills", str(empty), "--out", str(tmp_path / "a")]) == 2
     assert "export them as JPEG" in capsys.readouterr().err
@@ -65,3 +67,27 @@ def test_an_empty_or_unreadable_folder_is_a_clear_error(tmp_path, capsys):
     assert "no such folder" in capsys.readouterr().err
     assert main(["capture", "--stills", str(empty), "--table", "t.json", "--out", str(tmp_path / "a")]) == 2
     assert "not --stills" in capsys.readouterr().err
+
+
+def test_an_iphone_photo_says_how_to_convert_it_wherever_a_picture_is_read(tmp_path, capsys):
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(64)
+    (tmp_path / "IMG_2.HEIC").write_bytes(heic)
+    with pytest.raises(ImageError, match=r"HEIF/AVIF photo.*export it as JPEG"):
+        decode("IMG_2.HEIC", heic)
+    assert main(["read", str(tmp_path / "IMG_2.HEIC")]) == 2
+    assert "Most Compatible" in capsys.readouterr().err
+    for command in (["replay", str(tmp_path)], ["calibrate", str(tmp_path), "-o", str(tmp_path / "t.json")]):
+        assert main(command) == 2, command
+        assert "export them as JPEG" in capsys.readouterr().err, command
+
+
+def test_calibrate_takes_a_folder_of_frames_as_replay_does(tmp_path, capsys):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    image, _ = render_scene(np.random.default_rng(5), 640, 480, n=3, colors=("white",))
+    for i in range(3):
+        cv2.imwrite(str(frames / f"{i:04d}.png"), image)
+    assert main(["calibrate", str(frames), "-o", str(tmp_path / "t.json")]) == 0
+    assert json.loads((tmp_path / "t.json").read_text())["frame_size"] == [640, 480]
+    assert main(["calibrate", str(tmp_path / "nope"), "-o", str(tmp_path / "t.json")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err

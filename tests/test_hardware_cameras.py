@@ -47,7 +47,7 @@ def test_video_file_frames_and_time(tmp_path):
 
 
 def test_empty_folder_is_a_clear_error(tmp_path):
-    with pytest.raises(CameraError, match="no image files"):
+    with pytest.raises(CameraError, match="no pictures in it"):
         FrameFolder(tmp_path)
 
 

@@ -74,7 +74,7 @@ def test_bad_inputs_get_one_line_messages(tmp_path):
     sizes.mkdir()
     cv2.imwrite(str(sizes / "a.png"), np.zeros((48, 64, 3), np.uint8))
     cv2.imwrite(str(sizes / "b.png"), np.zeros((40, 64, 3), np.uint8))
-    for source, words in ((empty, "no images"), (broken, "not a video"),
+    for source, words in ((empty, "no pictures"), (broken, "not a video"),
                           (sizes, "64x40"), (tmp_path / "missing", "no such")):
         out = zonkcam("replay", str(source), "--reader", "drawn", "--json", check=False)
         assert out.returncode == 2 and words in out.stderr, out.stderr

@@ -8,6 +8,12 @@ import cv2
 import numpy as np
 
 MAX_MEGAPIXELS = 120.0  # a 50-MP phone still reads fine; beyond this, refuse before decoding
+# What OpenCV decodes, and the photo formats it does not (an iPhone's HEIC, AVIF, raw), which
+# get a message saying how to convert them rather than "unknown format".
+PICTURE_SUFFIXES = (".bmp", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp")
+FOREIGN_SUFFIXES = (".avif", ".dng", ".heic", ".heif", ".raw")
+FOREIGN_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis")
+CONVERT = "export it as JPEG (an iPhone takes JPEGs with Settings > Camera > Formats > Most Compatible)"
 
 
 class ImageError(Exception):
@@ -46,6 +52,21 @@ def truncated(data: bytes) -> bool:
     return False
 
 
+def pictures_in(folder: str | Path) -> list[Path]:
+    """The pictures in `folder`, by name; an ImageError says why there are none: no such
+    folder, nothing in it, or only photos in a format OpenCV cannot decode."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ImageError(f"{folder}: no such folder")
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    if pictures := [p for p in files if p.suffix.lower() in PICTURE_SUFFIXES]:
+        return pictures
+    if foreign := [p for p in files if p.suffix.lower() in FOREIGN_SUFFIXES]:
+        raise ImageError(f"{folder}: {len(foreign)} photos in a format zonkcam cannot read "
+                         f"({foreign[0].suffix}): {CONVERT.replace('it', 'them', 1)}")
+    raise ImageError(f"{folder}: no pictures in it (looked for {', '.join(PICTURE_SUFFIXES)})")
+
+
 def read_bytes(path: str | Path) -> bytes:
     try:
         return Path(path).read_bytes()
@@ -64,6 +85,8 @@ def decode(path: str | Path, data: bytes, max_megapixels: float = MAX_MEGAPIXELS
         mp = size[0] * size[1] / 1e6
         raise ImageError(f"{path}: picture is {size[0]}×{size[1]} ({mp:.0f} MP), more than the "
                          f"{max_megapixels:.0f} MP zonkcam reads; scale it down first")
+    if data[4:8] == b"ftyp" and data[8:12] in FOREIGN_BRANDS:
+        raise ImageError(f"{path}: a HEIF/AVIF photo, which OpenCV cannot decode: {CONVERT}")
     if truncated(data):
         raise ImageError(f"{path}: the picture is cut short (a truncated or corrupt file)")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None

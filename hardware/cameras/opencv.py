@@ -8,10 +8,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.hardware.cameras.base import BaseCamera, CameraError, Frame
+from zonkcam.vision.imageio import ImageError, pictures_in
 
 log = logging.getLogger(__name__)
 MAX_SKIPPED = 30  # undecodable frames in a row a video may have before it counts as ended
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
 
 class VideoFile(BaseCamera):
@@ -63,11 +63,10 @@ class FrameFolder(BaseCamera):
     def __init__(self, path: str | Path, fps: float = 30.0) -> None:
         folder = Path(path)
         self.name = str(path)
-        if not folder.is_dir():
-            raise CameraError(f"{path}: no such folder")
-        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if not self.files:
-            raise CameraError(f"{path}: no image files ({', '.join(sorted(IMAGE_SUFFIXES))})")
+        try:
+            self.files = pictures_in(folder)
+        except ImageError as exc:
+            raise CameraError(str(exc)) from None
         self.fps = fps
         self._index = 0
         self._size: tuple[int, ...] | None = None

@@ -12,10 +12,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision.imageio import ImageError, decode, read_bytes
+from zonkcam.vision.imageio import ImageError, decode, pictures_in, read_bytes
 
-STILL_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
-UNREADABLE_EXTS = {".heic", ".heif", ".dng", ".raw"}  # phone formats OpenCV cannot decode
 MAX_SIDE = 2560
 
 
@@ -25,16 +23,10 @@ class StillsError(ValueError):
 
 def still_files(folder: Path) -> list[Path]:
     """The photos of `folder`, by name; a StillsError says why there are none."""
-    if not folder.is_dir():
-        raise StillsError(f"{folder}: no such folder")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
-    photos = [p for p in files if p.suffix.lower() in STILL_EXTS]
-    if photos:
-        return photos
-    if odd := [p for p in files if p.suffix.lower() in UNREADABLE_EXTS]:
-        raise StillsError(f"{folder}: {len(odd)} photos in a format zonkcam cannot read "
-                          f"({odd[0].suffix}); export them as JPEG first")
-    raise StillsError(f"{folder}: no photos in it (.jpg, .png, ...)")
+    try:
+        return pictures_in(folder)
+    except ImageError as exc:
+        raise StillsError(str(exc)) from None
 
 
 def load_still(path: Path) -> np.ndarray:

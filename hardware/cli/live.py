@@ -17,8 +17,6 @@ from zonkcam.hardware.options import (
 )
 from zonkcam.models.registry import MODEL_HELP
 
-IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this area's subcommands to the `zonkcam` parser."""
@@ -41,11 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("calibrate", help="find the table region (or take one) and save it",
                        description="Find the table or tray region in a picture, the first "
-                       "frame of a video or a still from a camera, or take a given polygon; write "
-                       "the calibration file and an overlay picture to check it by eye. With "
-                       "--camera pi the camera's exposure, white balance and focus are fixed "
-                       "and saved too, and `zonkcam play --table FILE` uses them.")
-    p.add_argument("source", metavar="IMAGE_OR_VIDEO", nargs="?")
+                       "frame of a video or a folder of frames, or a still from a camera, or take "
+                       "a given polygon; write the calibration file and an overlay picture to "
+                       "check it by eye. With --camera pi the camera's exposure, white balance "
+                       "and focus are fixed and saved too, and `zonkcam play --table FILE` uses them.")
+    p.add_argument("source", metavar="IMAGE|VIDEO|FRAME_DIR", nargs="?")
     p.add_argument("--camera", metavar="pi|usb:N",
                    help="take the picture from this camera instead of a file")
     p.add_argument("--polygon", help="the region as x1,y1,x2,y2,... (or x1,y1,x2,y2 for a box)")
@@ -112,12 +110,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def _frames(source: Path, fps: float | None) -> tuple[Iterator, float]:
     """(t, frame) pairs from a video or a folder of images, and the frame rate used."""
     import cv2
+    from zonkcam.vision.imageio import ImageError, pictures_in
 
     if source.is_dir():
-        files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_EXTS)
-        if not files:
-            raise CliError(f"{source}: no images in this folder (looked for "
-                           f"{', '.join(sorted(IMAGE_EXTS))})")
+        try:
+            files = pictures_in(source)
+        except ImageError as exc:
+            raise CliError(str(exc)) from None
         rate = fps or 30.0
 
         def from_folder() -> Iterator:
@@ -217,7 +216,6 @@ def _reader(args: argparse.Namespace):
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    import cv2
     from zonkcam.vision.imageio import ImageError, check_writable, write_image
     from zonkcam.vision.table import (
         TableConfig,
@@ -241,13 +239,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.camera:
         image, controls = _camera_still(args.camera)
     else:
-        source = Path(args.source)
-        if not source.is_file():
-            raise CliError(f"{source}: no such file")
-        image = cv2.imread(str(source), cv2.IMREAD_COLOR)
-        if image is None:
-            stills = _still_frames(source)
-            image = stills[0]
+        image, stills = _calibration_picture(Path(args.source))
     h, w = image.shape[:2]
     try:
         polygon = parse_polygon(args.polygon) if args.polygon else find_table(image)
@@ -272,6 +264,23 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 STILLS_S = 180  # s of a video looked through for dice at rest (calibrate's warnings)
+
+
+def _calibration_picture(source: Path) -> tuple:
+    """The picture a table region is found in, and the stills of a video or frame folder (the
+    first frame and where dice came to rest) that `region_warnings` checks it against."""
+    from zonkcam.vision.imageio import FOREIGN_SUFFIXES, PICTURE_SUFFIXES, ImageError, decode, read_bytes
+
+    if source.is_file():
+        try:
+            return decode(source, read_bytes(source)), []
+        except ImageError as exc:
+            if source.suffix.lower() in PICTURE_SUFFIXES + FOREIGN_SUFFIXES:
+                raise CliError(str(exc)) from None
+    elif not source.is_dir():
+        raise CliError(f"{source}: no such file or folder")
+    stills = _still_frames(source)  # a video or a folder of frames
+    return stills[0], stills
 
 
 def _still_frames(source: Path) -> list:
