@@ -1,6 +1,6 @@
 """Settled dice read again at their places, where the reader can read at a place (`read_at`).
 
-Two cases, each decided by reads that fail differently from the quorum's (whose pictures differ
+Three cases, each decided by reads that fail differently from the quorum's (whose pictures differ
 by sensor noise alone, so a die misread in one is misread in all three):
 
 - `unsure_read_again`: a die read under `UNSURE` is read again at its square at `AGAIN` times
@@ -8,9 +8,17 @@ by sensor noise alone, so a die misread in one is misread in all three):
   dice the recognizer misreads unsure in its proposer's crop mostly read right, and surer, in
   a crop a little larger, while two sizes agreeing on another value seldom make a right read
   wrong. A misread die spoils its throw and each later one that keeps or picks it up. A die
-  read `unreadable` is not read again: such dice (picture dice) read at the two sizes seldom
-  agree, and a majority of sizes names them wrong, where `unreadable` at least tells the
-  scorekeeper. The figures: benchmarks/README.md, issue 34, rounds 6 and 7.
+  read `unreadable` is not read again at these sizes: such dice (picture dice) read at the two
+  seldom agree, and a majority of sizes names them wrong, where `unreadable` at least tells
+  the scorekeeper. The figures: benchmarks/README.md, issue 34, rounds 6 and 7.
+- `unreadable_read_again`: a die read `unreadable` in the proposer's crop is read again at its
+  centre at the dice's size, which a live table knows from its settles, in each of the quorum's
+  pictures, and takes a value every one of them reads at least `SURE_AGAIN` sure: a face
+  washed out by a lamp reads surely or not at all with a pixel of its crop's centre or size
+  (a three 0.28 sure in a 33 px crop, 0.84 in a 40 px one, 0.86 at its silhouette's centre at
+  the dice's size; benchmarks/README.md, issue 34, round 10).
+  Less sure reads leave it `unreadable`: such dice are named wrong as often as right (round 7),
+  and `unreadable` at least tells the scorekeeper.
 - `tops_read_again`: a stacked die's top die read at its face (`stacked.top_face_centre`).
 """
 from __future__ import annotations
@@ -28,6 +36,9 @@ ReadAt = Callable[..., list[Die]]  # (image, points, size, table=None) -> dice r
 
 UNSURE = 0.9  # a die read less sure than this is read again
 AGAIN = (1.2, 1.3)  # of the dice's size: the crops it is read again at
+SURE_AGAIN = 0.6  # an `unreadable` die read again takes a value only this sure in each picture:
+# the misreads seen at the dice's size were 0.33-0.49 sure (the reader's `ok` starts at 0.3),
+# the right read 0.79 (round 10)
 TOP_CROP = 0.85  # of a die's size: a stack's top die is also read as a die this much smaller,
 # so that the crop's margin leaves out the die below
 
@@ -72,6 +83,33 @@ def unsure_read_again(dice: list[Die], image: np.ndarray, read_at: ReadAt, side:
         if best.status == d.status:
             out[i] = replace(d, value=best.value, color=best.color, confidence=best.confidence,
                              color_confidence=best.color_confidence)
+    return out
+
+
+def unreadable_read_again(dice: list[Die], pictures: Sequence[np.ndarray], read_at: ReadAt,
+                          side: float, table: Sequence[tuple[int, int]] | None = None,
+                          settled: Sequence[Die] = ()) -> list[Die]:
+    """`dice`, each read `unreadable` (not one of `settled`, lying as at the last settle) read
+    again at its centre at `side` in each of `pictures` (one call a picture, for all such
+    dice); where every picture reads it as one value, `ok` and at least `SURE_AGAIN` sure, it
+    takes the surest of those reads (value, colour, confidences, status; its place stays)."""
+    unread = [i for i, d in enumerate(dice)
+              if d.status == "unreadable" and all(d is not s for s in settled)]
+    if not unread or not pictures:
+        return dice
+    points = [dice[i].center for i in unread]
+    views = [[_nearest(read_at(image, points, side, table), p, side) for p in points]
+             for image in pictures]
+    out = list(dice)
+    for k, i in enumerate(unread):
+        again = [v[k] for v in views]
+        reads = [a for a in again if a is not None and a.status == "ok" and a.value is not None
+                 and a.confidence >= SURE_AGAIN]
+        if len(reads) < len(again) or len({a.value for a in reads}) != 1:
+            continue
+        best = max(reads, key=lambda a: a.confidence)
+        out[i] = replace(dice[i], value=best.value, color=best.color, confidence=best.confidence,
+                         color_confidence=best.color_confidence, status=best.status)
     return out
 
 
