@@ -1,14 +1,17 @@
 """What a read of a camera still costs, counted, not timed (issue 36: read ÷ decode ≤ 1.0 on an
 8 MP still; the timings are benchmarks/read_cost.py's): a zoom past a view that read dice surely
-looks only round them, and sees there what the whole view shows."""
+looks only round them, and sees there what the whole view shows; the focus leaves a die read
+surely alone in its region as read; a big still's views read few rejected candidates again."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from zonkcam.vision import scales
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal, proposer_input
 from zonkcam.vision.read import Reader
 from zonkcam.vision.regions import joined, regions, strips, view_cells
+from zonkcam.vision.second_look import SECOND_LOOK_REJECTED_MOST, second_look
 from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
 
@@ -29,10 +32,20 @@ def heap(seed: int, width: int = 3280, height: int = 2464) -> tuple[np.ndarray, 
     return image, drawn
 
 
-def candidate(cx: float, cy: float, size: float) -> Candidate:
-    probs = np.array([0.0, 0.95, 0.05, 0, 0, 0, 0], np.float32)
+def candidate(cx: float, cy: float, size: float, sure: float = 0.95, reject: float = 0.0,
+              score: float = 0.9) -> Candidate:
+    """A candidate read `sure` as a one (`reject`: as "not a pip die")."""
+    probs = np.array([reject, sure, 1 - sure - reject, 0, 0, 0, 0], np.float32)
     empty = np.zeros((1, 1), np.float32)
-    return Candidate(Proposal(cx, cy, size, size, 0.9), 0.0, probs, empty, np.ones(3), empty)
+    return Candidate(Proposal(cx, cy, size, size, score), 0.0, probs, empty, np.ones(3), empty)
+
+
+def rejected(c: Candidate) -> bool:
+    return bool(c.probs[0] >= 0.5)
+
+
+def unsure(c: Candidate) -> bool:
+    return not rejected(c) and c.probs[1:].max() < 0.9
 
 
 def test_the_zoom_of_a_still_whose_dice_were_read_proposes_only_round_them(reader):
@@ -72,15 +85,19 @@ def test_a_region_is_proposed_as_in_the_whole_view(reader):
     assert dice(near) == dice(whole) and len(dice(near)) >= 5
 
 
-@pytest.mark.parametrize("size", [(3280, 2464), (4032, 3024), (2464, 3280), (1640, 1232)])
-def test_the_cut_view_is_exactly_the_whole_views_cells(size):
+# 8 and 12 MP at 1280 px, and 6000 px at 1280 and 8 MP at 640 (under a quarter), are shrunk in
+# two steps (bilinear, then area-averaged: `proposals.two_steps`); 1640x1232 in one
+@pytest.mark.parametrize("size,side", [((3280, 2464), 1280), ((4032, 3024), 1280),
+                                       ((2464, 3280), 1280), ((1640, 1232), 1280),
+                                       ((6000, 3024), 1280), ((3280, 2464), 640)])
+def test_the_cut_view_is_exactly_the_whole_views_cells(size, side):
     width, height = size
     image = background(np.random.default_rng(1), width, height, "wood")
-    whole, _, _ = proposer_input(image, 1280)
+    whole, _, _ = proposer_input(image, side)
     # one region near the top left, one at the bottom right corner (the view's padded edge)
     boxes = [(width // 10, height // 10, width * 3 // 20, height * 3 // 20),
              (width * 17 // 20, height * 17 // 20, width, height)]
-    cells = view_cells(image, boxes, 1280)
+    cells = view_cells(image, boxes, side)
     assert cells is not None and len(cells) == 2
     for grey01, x0, y0 in cells:
         assert x0 % 32 == 0 and y0 % 32 == 0
@@ -88,8 +105,8 @@ def test_the_cut_view_is_exactly_the_whole_views_cells(size):
         assert np.array_equal(grey01, whole[y0:y0 + h, x0:x0 + w])
 
 
-def test_a_view_shrunk_in_two_steps_is_not_cut():
-    image = np.zeros((3024, 6000, 3), np.uint8)  # 1280 px is under a quarter of it
+def test_a_view_over_the_pictures_size_is_not_cut():
+    image = np.zeros((480, 640, 3), np.uint8)
     assert view_cells(image, [(0, 0, 100, 100)], 1280) is None
 
 
@@ -104,3 +121,81 @@ def test_strips_start_where_picture_and_view_columns_meet():
     assert strips([(100, 0, 200, 50), (150, 0, 260, 50)], 3280, 1280) == [(96, 288)]
     # 4032 px -> 1280: 63 picture px are 20 view px, and 160 view px a grid step of both
     assert strips([(100, 0, 200, 50)], 4032, 1280) == [(0, 320)]
+
+
+def test_dice_lying_apart_read_surely_are_not_proposed_again(reader):
+    """Six dice ~100 px across lying apart on an 8 MP still, read surely at 320 and 640 px: the
+    focus (dice ~20 px at 640, under its 48) proposes none of their regions again: two
+    proposals in all, not eight, and all six read."""
+    rng = np.random.default_rng(5)
+    image = background(rng, 3280, 2464, "felt")
+    drawn = [DrawnDie(int(rng.integers(1, 7)), "white", 500 + 1100 * (i % 3), 600 + 1200 * (i // 3),
+                      100, float(rng.uniform(0, 90))) for i in range(6)]
+    for d in drawn:
+        draw_die(image, d)
+    seen: list[tuple[int, int]] = []
+    propose = reader.model.propose
+
+    def counted(grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(grey01.shape)
+        return propose(grey01)
+
+    reader.model.propose = counted  # type: ignore[method-assign]
+    try:
+        dice = reader.read(image).dice
+    finally:
+        del reader.model.propose
+    assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
+    assert seen == [(256, 320), (512, 640)]
+
+
+def test_the_focus_leaves_out_a_region_holding_one_die_read_surely():
+    """Of four dice 100 px across read at 640 px (~20 px there, under the focus's 48), the two
+    far apart and read surely keep their reads; the pair, and the die read unsurely, are
+    proposed again (on read_cost's drawn stills no lone die read surely read otherwise there)."""
+    found = [candidate(500, 500, 100), candidate(2500, 500, 100),
+             candidate(1500, 1500, 100), candidate(1600, 1500, 100),
+             candidate(500, 2000, 100, sure=0.6)]
+    where = scales.focus(found, 3280, 2464, 640, rejected, unsure)
+    assert [box for box, _ in where] == [(300, 1800, 700, 2200), (1300, 1300, 1800, 1700)]
+    assert len(scales.focus(found, 3280, 2464, 640, rejected)) == 4  # without `unsure`: every region
+
+
+def test_one_die_read_surely_is_seen_enough_where_nothing_else_die_sized_was_proposed():
+    """The zoom past a view that read one die surely looks only round it where the view proposed
+    nothing of up to 1.45 times its size beyond it (a grained tray's blobs, 4 times a die's
+    size, do not count); a candidate of a die's size elsewhere, even rejected, may be a die."""
+    die = candidate(1600, 1200, 150)
+    grain = candidate(400, 300, 600, sure=0.1, reject=0.8)
+    assert scales.seen_enough([die, grain], 640, 3280, 2464, rejected, unsure)
+    elsewhere = candidate(3000, 2200, 150, sure=0.1, reject=0.8)
+    assert not scales.seen_enough([die, grain, elsewhere], 640, 3280, 2464, rejected, unsure)
+    near = candidate(1750, 1200, 150, sure=0.1, reject=0.8)  # beside it: in its region
+    assert scales.seen_enough([die, near], 640, 3280, 2464, rejected, unsure)
+    assert not scales.seen_enough([candidate(1600, 1200, 150, sure=0.6)], 640, 3280, 2464,
+                                  rejected, unsure)  # read, but not surely
+
+
+def test_a_capped_second_look_reads_only_the_surest_rejected_candidates_again(reader):
+    """Eight rejected candidates the proposer is fairly sure of: each cut again at three sizes
+    (and read in six colour views) uncapped; capped, only the four of the highest heat."""
+    image = background(np.random.default_rng(2), 1200, 800, "wood")
+    found = [candidate(100 + 120 * i, 400, 60, sure=0.1, reject=0.8, score=0.3 + 0.05 * i)
+             for i in range(8)]
+    cut: list[float] = []
+    look = reader.look
+
+    def counted(image: np.ndarray, p: Proposal):
+        cut.append(p.score)
+        return look(image, p)
+
+    reader.look = counted  # type: ignore[method-assign]
+    try:
+        second_look(reader, image, found, None)
+        uncapped, cut[:] = len(cut), []
+        second_look(reader, image, found, None, capped=True)
+    finally:
+        del reader.look
+    assert uncapped == 3 * 8
+    assert len(cut) == 3 * SECOND_LOOK_REJECTED_MOST
+    assert min(cut) == pytest.approx(0.3 + 0.05 * (8 - SECOND_LOOK_REJECTED_MOST))

@@ -16,6 +16,11 @@ NMS_FRACTION = 0.6  # touching dice have centres about one die apart
 # from overhead, where a die leaning on another makes two and the overhead reader finds dice
 # merged with a neighbour (docs/recognizer.md, "How it works", has the figures).
 PEAKS_APART = 0.45
+# A camera still of this many pixels or more is shrunk to a view under half its size in two
+# steps, bilinear to twice the view, then area-averaged (`two_steps`): area-averaging an 8 MP
+# still to 1280 px in one step costs about a JPEG decode of it, the two steps under half that
+# (issue 36). Smaller pictures, and every picture shrunk under a quarter, are shrunk as before.
+TWO_STEPS_FROM = 4_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +55,7 @@ def proposer_input(
     h, w = image_bgr.shape[:2]
     scale = side / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    if scale < 0.25:  # area-averaging a whole camera still costs more than decoding it:
+    if two_steps(w, h, scale):  # area-averaging a whole camera still costs about its decode:
         # decimate to twice the target with bilinear sampling first, then area-average
         image_bgr = cv2.resize(image_bgr, (2 * nw, 2 * nh), interpolation=cv2.INTER_LINEAR)
     small = cv2.resize(image_bgr, (nw, nh), interpolation=cv2.INTER_AREA)
@@ -59,6 +64,12 @@ def proposer_input(
     if ph or pw:
         grey = cv2.copyMakeBorder(grey, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     return grey.astype(np.float32) / 255.0, scale, small
+
+
+def two_steps(width: int, height: int, scale: float) -> bool:
+    """Whether a picture is shrunk by `scale` in two steps (`proposer_input`): under a quarter,
+    or under half where it holds `TWO_STEPS_FROM` pixels or more."""
+    return scale < 0.25 or (scale < 0.5 and width * height >= TWO_STEPS_FROM)
 
 
 def decode(

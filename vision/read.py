@@ -161,17 +161,22 @@ class Reader(CropReader):
         `proposer_side` and at twice, four and eight times that resolution, while
         `scales.zoom_again` says so. A still's zoom past a proposal that read dice surely at a
         size the proposer finds (`scales.seen_enough`) proposes only the regions round those
-        dice: the whole 8 MP still at 1280 px costs about four decodes (issue 36)."""
+        dice: the whole 8 MP still at 1280 px costs about three decodes (issue 36). A big
+        still's views give few rejected candidates a second look (`capped`)."""
         long_side = max(image.shape[:2])
         side = self.proposer_side
-        passes = {side: self._candidates_at(image, side, size)}
+        # a big still's views read few of the rejected candidates again (its grain proposes many)
+        capped = size is None and long_side > 2 * self.proposer_side
+        passes = {side: self._candidates_at(image, side, size, capped=capped)}
         while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
                                 self.rejects, self.unsure):
             last, side = passes[side], 2 * side
             near_only = (size is None and long_side > scales.ZOOM_GROWS_TO
                          and side > 2 * self.proposer_side and scales.seen_enough(
-                             last, side // 2, long_side, self.rejects, self.unsure))
-            passes[side] = self._candidates_at(image, side, size, near=last if near_only else None)
+                             last, side // 2, image.shape[1], image.shape[0], self.rejects,
+                             self.unsure))
+            passes[side] = self._candidates_at(image, side, size, near=last if near_only else None,
+                                               capped=capped)
         best = max(passes, key=lambda k: scales.how_well(
             passes[k], k, self.rejects, self.unsure, larger_first=size is None))
         if size is not None or long_side <= 2 * self.proposer_side:
@@ -182,12 +187,14 @@ class Reader(CropReader):
         """`found` (a proposal at `side` px), or a proposal of the regions round its dice at the
         scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
         surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
-        six dice read at 1280 px), at ~60 px they are two."""
+        six dice read at 1280 px), at ~60 px they are two. A region holding one die read surely
+        is not proposed again: its die stays as read (`scales.lone`)."""
         h, w = image.shape[:2]
-        where = scales.focus(found, w, h, side, self.rejects)
+        where = scales.focus(found, w, h, side, self.rejects, self.unsure)
         if not where:
             return found
-        seen = self._regions_read(image, where)
+        seen = [c for c in found if not self.rejects(c) and not any(
+            scales.within_box(c.proposal, box) for box, _ in where)] + self._regions_read(image, where)
         well = partial(scales.how_well, rejects=self.rejects, unsure=self.unsure)
         return seen if well(seen, 0)[0] > well(found, 0)[0] else found
 
@@ -217,11 +224,12 @@ class Reader(CropReader):
                                  lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
-                       canvas: int = 1, near: Sequence[Candidate] | None = None
-                       ) -> list[Candidate]:
+                       canvas: int = 1, near: Sequence[Candidate] | None = None,
+                       capped: bool = False) -> list[Candidate]:
         """The candidates of a proposal on the picture scaled to `side` px (in the middle of a
         plain canvas `canvas` times as large); `near`: of the regions of that view round these
-        dice only (`vision.regions`), proposed as in the whole view."""
+        dice only (`vision.regions`), proposed as in the whole view; `capped`: with few rejected
+        candidates read again (`second_look`)."""
         cells = None if not near else view_cells(image, regions(
             near, image.shape[1], image.shape[0], self.rejects, scales.FOCUS_MARGIN), side)
         if near and cells is not None:
@@ -229,10 +237,10 @@ class Reader(CropReader):
             proposals = [p for grey01, x0, y0 in cells
                          for p in self._proposed(grey01, scale, x0, y0)]
             gains = [near[0].gains] * len(proposals)  # the view before's: the same highlights
-            return self._read_proposals(image, proposals, gains, size)
+            return self._read_proposals(image, proposals, gains, size, capped)
         proposals, small = self._proposals_at(image, side, canvas)
         gains = [white_balance_gains(small)] * len(proposals) if proposals else []
-        return self._read_proposals(image, proposals, gains, size)
+        return self._read_proposals(image, proposals, gains, size, capped)
 
     def _proposals_at(self, image: np.ndarray, side: int, canvas: int = 1
                       ) -> tuple[list[Proposal], np.ndarray]:
@@ -253,7 +261,8 @@ class Reader(CropReader):
                                 NMS_FRACTION if self.overhead else PEAKS_APART)]
 
     def _read_proposals(self, image: np.ndarray, proposals: list[Proposal],
-                        gains: list[np.ndarray], size: float | None) -> list[Candidate]:
+                        gains: list[np.ndarray], size: float | None,
+                        capped: bool = False) -> list[Candidate]:
         """Proposals cut from the picture and read in one batch (each with the white balance
         `gains` of the view it was proposed in), given their second look, one read per die."""
         if not proposals:
@@ -262,7 +271,7 @@ class Reader(CropReader):
         probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
         found = [Candidate(p, angle, pr, patch, g, crop) for p, (crop, patch, angle), pr, g
                  in zip(proposals, looks, probs, gains, strict=True)]
-        return one_per_die(second_look(self, image, found, size), self.rejects)
+        return one_per_die(second_look(self, image, found, size, capped), self.rejects)
 
     def die(self, c: Candidate) -> Die:
         """The die a candidate is read as: its value (none, `unreadable`, where read less

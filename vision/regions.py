@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 from zonkcam.vision.candidates import Candidate
+from zonkcam.vision.proposals import two_steps
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1
 GRID = 32  # the proposer's input sides are multiples of this, and its cells align on it
@@ -83,11 +84,12 @@ def view_cells(image_bgr: np.ndarray, boxes: Sequence[Box], side: int
                ) -> list[tuple[np.ndarray, int, int]] | None:
     """The proposer's grey input (float 0..1) of the regions `boxes` (picture px) of a view with
     long side `side`, each with its offset (x, y) in that view: exactly those cells of the
-    whole view's `proposals.proposer_input`, but shrinking only the strips that hold them. None
-    where the view is shrunk in two steps (under a quarter of the picture: not cut exactly)."""
+    whole view's `proposals.proposer_input`, but shrinking only the strips that hold them (a
+    view shrunk in two steps, `proposals.two_steps`, as well). None for a view over the
+    picture's own size."""
     h, w = image_bgr.shape[:2]
     scale = side / max(h, w)
-    if scale < 0.25 or scale > 1:
+    if scale > 1:
         return None
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     height = nh + -nh % GRID
@@ -99,8 +101,8 @@ def view_cells(image_bgr: np.ndarray, boxes: Sequence[Box], side: int
                     for x0, y0, x1, y1 in boxes if x0 < w and y0 < h and x1 > 0 and y1 > 0])
     out = []
     for v0, v1 in strips(cells, w, nw):
-        x0, x1 = v0 * w // nw, min(w, -(-v1 * w // nw))
-        small = cv2.resize(image_bgr[:, x0:x1], (v1 - v0, nh), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(_strip(image_bgr, v0, v1, nw, nh, two_steps(w, h, scale)),
+                           (v1 - v0, nh), interpolation=cv2.INTER_AREA)
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
         grey = cv2.copyMakeBorder(grey, 0, -nh % GRID, 0, -nw % GRID if v1 == nw else 0,
                                   cv2.BORDER_REPLICATE)
@@ -108,3 +110,18 @@ def view_cells(image_bgr: np.ndarray, boxes: Sequence[Box], side: int
         out += [(grey01[cy0:cy1, cx0 - v0:cx1 - v0], cx0, cy0)
                 for cx0, cy0, cx1, cy1 in cells if v0 <= cx0 < v1]
     return out
+
+
+def _strip(image_bgr: np.ndarray, v0: int, v1: int, nw: int, nh: int, two: bool) -> np.ndarray:
+    """The picture's columns under view columns [v0, v1) of a view `nw`x`nh`, ready to be
+    area-averaged to them: as they are, or (`two`: a view shrunk in two steps) the bilinear
+    first step's columns of the whole picture, cut from a resize of the strip with a meeting
+    point of picture and view columns more on each side (the samples at its edges differ)."""
+    w = image_bgr.shape[1]
+    if not two:
+        return image_bgr[:, v0 * w // nw:min(w, -(-v1 * w // nw))]
+    step = nw // math.gcd(w, nw)  # view px between columns where picture and view meet
+    u0, u1 = max(0, v0 - step), min(nw, v1 + step)
+    wide = cv2.resize(image_bgr[:, u0 * w // nw:u1 * w // nw], (2 * (u1 - u0), 2 * nh),
+                      interpolation=cv2.INTER_LINEAR)
+    return wide[:, 2 * (v0 - u0):2 * (v1 - u0)]

@@ -66,8 +66,12 @@ FOCUS_MARGIN = 1.5
 FOCUS_MOST = 2.0
 # A still's zoom looks only round the dice of the view before where that read this many surely:
 # with one, a die or a coin read surely among clutter kept the zoom off three phone pictures'
-# other dice (benchmarks/clutter_eval.py seed 1: 5 of 144 dice lost; with two, none).
+# other dice (benchmarks/clutter_eval.py seed 1: 5 of 144 dice lost; with two, none) ...
 NEAR_SURE = 2
+# ... or one, where that view proposed nothing of up to this multiple of its size beyond the
+# region round it (a die proposed at over 1.45 times the others' size is out of line:
+# `second_look.OUT_OF_LINE`): touching dice on a tray, the others merged with the one read.
+ALONE_MOST = 1.45
 MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
 
 
@@ -95,14 +99,28 @@ def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, propos
     return (sure[-1] < FEW_SURE or sure[-1] > sure[-2]) and 2 * side <= ZOOM_GROWS_TO
 
 
-def seen_enough(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge,
+def seen_enough(found: Sequence[Candidate], side: int, width: int, height: int, rejects: Judge,
                 unsure: Judge) -> bool:
-    """Whether a proposal at `side` px read `NEAR_SURE` dice surely, at a size the proposer
-    finds (`ZOOM_BELOW` px or more there): a zoom past it need look only round its dice
-    (`vision.regions`), as the focus does."""
-    if how_well(found, side, rejects, unsure)[0] < NEAR_SURE:
+    """Whether a proposal at `side` px of a picture `width`x`height` read `NEAR_SURE` dice
+    surely, at a size the proposer finds (`ZOOM_BELOW` px or more there): a zoom past it need
+    look only round its dice (`vision.regions`), as the focus does. One die read surely is
+    enough where the proposal holds nothing else of a die's size (`alone`)."""
+    sure = how_well(found, side, rejects, unsure)[0]
+    if sure == 0 or small(found, side, max(width, height), rejects):
         return False
-    return not small(found, side, long_side, rejects)
+    return sure >= NEAR_SURE or alone(found, width, height, rejects)
+
+
+def alone(found: Sequence[Candidate], width: int, height: int, rejects: Judge) -> bool:
+    """Whether every candidate of a proposal up to `ALONE_MOST` times the size of the dice read
+    (smaller ones too), rejected or not, lies in the regions round those dice: the view saw
+    nothing that could be a die beyond them. (An 8 MP still of touching dice on a grained tray,
+    at 640 px: one die read surely, the dice touching it merged with it, and the grain proposed
+    at two to six times a die's size.)"""
+    typical = float(np.median([c.proposal.size for c in found if not rejects(c)]))
+    boxes = regions(found, width, height, rejects, FOCUS_MARGIN)
+    return all(any(within_box(c.proposal, b) for b in boxes) for c in found
+               if c.proposal.size <= ALONE_MOST * typical)
 
 
 def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge) -> bool:
@@ -131,13 +149,14 @@ def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: in
     return max(sizes) >= CLOSE_UP_FROM * long_side
 
 
-def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge
-          ) -> list[tuple[tuple[int, int, int, int], int]]:
+def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge,
+          unsure: Judge | None = None) -> list[tuple[tuple[int, int, int, int], int]]:
     """The regions (x0, y0, x1, y1) round the dice read in a proposal at `side` px of a picture
     `width`x`height`, each with the side to propose it at so they show `FOCUS_DIE` px across;
     none where they already show about that size there, or none were read. Dice further apart
     than their margins get regions of their own (`regions`): six dice scattered over an 8 MP
-    still are six small regions, not the whole still seen at three times the pixels."""
+    still are six small regions, not the whole still seen at three times the pixels. With
+    `unsure`, a region holding one die read surely and nothing else read is left out (`lone`)."""
     dice = [c.proposal for c in found if not rejects(c)]
     if not dice:
         return []
@@ -147,9 +166,25 @@ def focus(found: Sequence[Candidate], width: int, height: int, side: int, reject
         return []
     out = []
     for x0, y0, x1, y1 in regions(found, width, height, rejects, FOCUS_MARGIN):
+        if unsure is not None and lone(found, (x0, y0, x1, y1), rejects, unsure):
+            continue
         scale = min(FOCUS_DIE / typical, FOCUS_MOST, ZOOM_SIDE_MAX / max(x1 - x0, y1 - y0))
         out.append(((x0, y0, x1, y1), max(64, round(max(x1 - x0, y1 - y0) * scale))))
     return out
+
+
+def lone(found: Sequence[Candidate], box: tuple[int, int, int, int], rejects: Judge,
+         unsure: Judge) -> bool:
+    """Whether the region `box` holds one die read, and read surely: the focus finds no more
+    there (it reads touching dice apart, which make one ridge of heat, or a die boxed at a pair;
+    on read_cost's 8 MP stills every such region read the same die again, and nothing else)."""
+    inside = [c for c in found if not rejects(c) and within_box(c.proposal, box)]
+    return len(inside) == 1 and not unsure(inside[0])
+
+
+def within_box(p: Proposal, box: tuple[int, int, int, int]) -> bool:
+    """Whether `p`'s centre lies in the region `box` (x0, y0, x1, y1)."""
+    return box[0] <= p.cx < box[2] and box[1] <= p.cy < box[3]
 
 
 def on_canvas(grey01: np.ndarray, side: int, canvas: int) -> tuple[np.ndarray, int]:

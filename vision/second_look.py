@@ -26,33 +26,46 @@ SECOND_LOOK_REJECTED_SCORE = 0.3
 SECOND_LOOK_REJECTED_SURE = 0.9
 # 1.3: a taught picture face the proposer boxes at 0.7-0.9 of its size reads "not a die" there
 SECOND_LOOK_REJECTED_SCALES = (0.5, 1.3, 2.0)
+# Where the caller caps them (a big still's views, `Reader._zoomed`), only this many rejected
+# candidates, or as many as the dice read at the first look, get a second look: the surest by
+# heat. Each costs nine crops in colour; the 320-px view of an 8 MP still of dice on a grained
+# tray proposes 7-15 of them, and of read_cost's touching stills none the cap left out changed
+# a reading (issue 36).
+SECOND_LOOK_REJECTED_MOST = 4
 
 # (candidate, the proposal looked at, crop, patch, angle)
 Again = tuple[int, Proposal, np.ndarray, np.ndarray, float]
 
 
-def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], size: float | None
-                ) -> list[Candidate]:
+def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], size: float | None,
+                capped: bool = False) -> list[Candidate]:
     """Unsure dice, dice proposed at a size out of line with the picture's others, and rejected
     candidates the proposer is fairly sure of, read again at other crop sizes, in one batch. A
     die keeps its surest read that is not a reject; a rejected one comes back only on a sure
     read. Each keeps the proposer's box: a crop that reads better is not a better box (a small
     die in twice its size of crop can pass for a one), and captured labels keep the size the
-    reader's first look will cut again."""
+    reader's first look will cut again. `capped`: of the rejected candidates, only the
+    `SECOND_LOOK_REJECTED_MOST` surest by heat (or as many as the dice read) are looked at."""
     typical = typical_size(found, size, reader.rejects)
+    rejected = sorted((i for i, c in enumerate(found) if reader.rejects(c)
+                       and c.proposal.score >= SECOND_LOOK_REJECTED_SCORE),
+                      key=lambda i: -found[i].proposal.score)
+    if capped:
+        dice_read = sum(not reader.rejects(c) for c in found)
+        rejected = rejected[:max(SECOND_LOOK_REJECTED_MOST, dice_read)]
+    again_rejected = set(rejected)
 
-    def multiples(c: Candidate) -> tuple[float, ...]:
+    def multiples(i: int, c: Candidate) -> tuple[float, ...]:
         """Multiples of the proposed size to read the candidate at again."""
         if reader.rejects(c):
-            sure = c.proposal.score >= SECOND_LOOK_REJECTED_SCORE
-            return SECOND_LOOK_REJECTED_SCALES if sure else ()
+            return SECOND_LOOK_REJECTED_SCALES if i in again_rejected else ()
         out: tuple[float, ...] = SECOND_LOOK_SCALES if reader.unsure(c) else ()
         if typical is not None and not (
                 OUT_OF_LINE[0] <= c.proposal.size / typical <= OUT_OF_LINE[1]):
             out += (typical / c.proposal.size,)
         return out
 
-    again = [(i, ks) for i, c in enumerate(found) if (ks := multiples(c))]
+    again = [(i, ks) for i, c in enumerate(found) if (ks := multiples(i, c))]
     if not again:
         return found
     looks: list[Again] = []
