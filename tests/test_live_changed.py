@@ -29,6 +29,8 @@ def test_a_hand_and_a_strip_along_the_edge_are_no_spot():
     now[40:160, 60:180] = (150, 170, 200)  # a hand, far more than a die's worth
     now[190:196, 10:230] = (30, 60, 90)  # a table edge moved a few pixels: a long strip
     assert changed_spots(before, now, SIDE) == []
+    # nor parts of one: a strip wears away, a hand is far more than two dice
+    assert changed_spots(before, now, SIDE, split=True) == []
 
 
 def test_a_die_of_the_tables_grey_but_not_its_colour_is_a_spot():

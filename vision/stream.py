@@ -406,14 +406,19 @@ class ThrowStream:
         top face, or the sliver of a stack whose top die is the spot). A die read as cocked that is
         square when cut off from a spot beside it lies flat after all (`_flat_apart`), and the
         spot is a die of its own; so is a cocked spot beside a die read flat that, cut off
-        from it, shows a whole face (`leaning.whole_apart`)."""
+        from it, shows a whole face (`leaning.whole_apart`). With dice short of the count after a
+        roll and none seen leaving (`short`), a die lies unread: a spot of two dice touching is
+        split, each part cut off from the other, and any spot beside a die lying whole is one
+        leaning on it (a die of its own, cocked, whatever the test says)."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
         side = self._side or die_size(before + dice)
         table = self.tracker.table
         dice, found, elsewhere = list(dice), [], []
-        for x, y in changed_spots(before_image, image, side, [d.center for d in before + dice]):
+        short = self._rolled and not self._left and self.tracker._short(dice)  # see the docstring
+        spots = changed_spots(before_image, image, side, [d.center for d in before + dice], short)
+        for x, y in spots:
             gaps = sides_to((x, y), dice, side)
             leaning = next((i for i, (g, d) in enumerate(zip(gaps, dice, strict=True))
                             if g < LEAN_REACH and d.status == "cocked"), None)
@@ -422,15 +427,16 @@ class ThrowStream:
                     continue  # the spot is the cocked die's side
                 dice[leaning] = flat
             cocked = (table is None or inside(table.polygon, x, y)) and \
-                looks_cocked(image, (x, y), side, [d.center for d in dice])
+                looks_cocked(image, (x, y), side, [d.center for d in dice] +
+                             [p for p in spots if short and p != (x, y)])
             # a cocked spot up to a leaning die's reach from a die read flat may be part of it
             # (its side, or the top of a stack whose sliver was read), unless that die is whole
             reach = LEAN_REACH if cocked else APART
             part_of = None if leaning is not None else \
                 next((i for i, g in enumerate(gaps) if g < reach), None)
-            if part_of is not None and cocked and dice[part_of].status == "ok" and \
+            if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
                     whole_apart(dice[part_of], (x, y), dice, image, side):
-                part_of = None  # a die leaning on the one read there, which lies flat
+                part_of, cocked = None, True  # a die leaning on the one read there, which lies flat
             if part_of is not None:
                 if cocked and dice[part_of].status == "ok":
                     dice[part_of] = replace(dice[part_of], value=None, status="cocked")
