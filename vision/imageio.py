@@ -13,7 +13,7 @@ MAX_MEGAPIXELS = 120.0  # a 50-MP phone still reads fine; beyond this, refuse be
 PICTURE_SUFFIXES = (".bmp", ".jpeg", ".jpg", ".png", ".tif", ".tiff", ".webp")
 FOREIGN_SUFFIXES = (".avif", ".dng", ".heic", ".heif", ".raw")
 FOREIGN_BRANDS = (b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis")
-CONVERT = "export it as JPEG (an iPhone takes JPEGs with Settings > Camera > Formats > Most Compatible)"
+CONVERT = "export {} as JPEG (an iPhone takes JPEGs with Settings > Camera > Formats > Most Compatible)"
 
 
 class ImageError(Exception):
@@ -63,7 +63,7 @@ def pictures_in(folder: str | Path) -> list[Path]:
         return pictures
     if foreign := [p for p in files if p.suffix.lower() in FOREIGN_SUFFIXES]:
         raise ImageError(f"{folder}: {len(foreign)} photos in a format zonkcam cannot read "
-                         f"({foreign[0].suffix}): {CONVERT.replace('it', 'them', 1)}")
+                         f"({foreign[0].suffix}): {CONVERT.format('them')}")
     raise ImageError(f"{folder}: no pictures in it (looked for {', '.join(PICTURE_SUFFIXES)})")
 
 
@@ -86,7 +86,7 @@ def decode(path: str | Path, data: bytes, max_megapixels: float = MAX_MEGAPIXELS
         raise ImageError(f"{path}: picture is {size[0]}×{size[1]} ({mp:.0f} MP), more than the "
                          f"{max_megapixels:.0f} MP zonkcam reads; scale it down first")
     if data[4:8] == b"ftyp" and data[8:12] in FOREIGN_BRANDS:
-        raise ImageError(f"{path}: a HEIF/AVIF photo, which OpenCV cannot decode: {CONVERT}")
+        raise ImageError(f"{path}: a HEIF/AVIF photo, which OpenCV cannot decode: {CONVERT.format('it')}")
     if truncated(data):
         raise ImageError(f"{path}: the picture is cut short (a truncated or corrupt file)")
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None

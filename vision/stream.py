@@ -416,7 +416,7 @@ class ThrowStream:
         side = self._side or die_size(before + dice)
         table = self.tracker.table
         dice, found, elsewhere = list(dice), [], []
-        short = self._rolled and not self._left and self.tracker._short(dice)  # see the docstring
+        short = self._rolled and not self._left and self.tracker.short(dice)  # see the docstring
         spots = changed_spots(before_image, image, side, [d.center for d in before + dice], short)
         for x, y in spots:
             gaps = sides_to((x, y), dice, side)

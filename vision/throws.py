@@ -221,7 +221,7 @@ class ThrowTracker:
             moved += knocked
             kept += [new for _, new in knocked]
         pushed: list[tuple[Die, Die]] = []
-        if rolled and fresh and self._short(dice):
+        if rolled and fresh and self.short(dice):
             pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours, lately)
             moved += pushed
             kept += [new for _, new in pushed]
@@ -234,7 +234,7 @@ class ThrowTracker:
         # and holding them is likelier than every die thrown out of view
         swept = bool(before) and len(gone) == len(before) and not self._removed
         all_lost = rolled and left and not pushed and not swept and \
-            bool(self._removed or gone) and self._short(dice)
+            bool(self._removed or gone) and self.short(dice)
         # a kept die a thrown die knocked a little way lies where it lay, within the match
         # tolerance; only the picture tells it moved
         hit = rolled and shifted is not None and any(shifted(old) for old, _ in pairs)
@@ -290,7 +290,7 @@ class ThrowTracker:
                moved_kept: bool, rolled: bool) -> Outcome:
         on_table = thrown + kept
         count = count_dice(on_table)
-        lost = self._short(on_table)
+        lost = self.short(on_table)
         if not self._count_given and (self.dice_count is None or count > self.dice_count):
             self.dice_count = count
         flags = []
@@ -309,7 +309,7 @@ class ThrowTracker:
         kind: Kind = "throw" if self.expecting else "ignored"
         return Outcome(kind, thrown, kept, removed, flags)
 
-    def _short(self, dice: list[Die]) -> bool:
+    def short(self, dice: list[Die]) -> bool:
         """Fewer dice on the table than are in play."""
         return self.dice_count is not None and count_dice(dice) < self.dice_count
 
