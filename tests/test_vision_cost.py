@@ -32,6 +32,22 @@ def heap(seed: int, width: int = 3280, height: int = 2464) -> tuple[np.ndarray, 
     return image, drawn
 
 
+def read_counting_views(reader: Reader, image: np.ndarray) -> tuple[list, list[tuple[int, int]]]:
+    """The dice `reader` reads in `image`, and the shape of each view its proposer was given."""
+    seen: list[tuple[int, int]] = []
+    propose = reader.model.propose
+
+    def counted(grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(grey01.shape)
+        return propose(grey01)
+
+    reader.model.propose = counted  # type: ignore[method-assign]
+    try:
+        return reader.read(image).dice, seen
+    finally:
+        del reader.model.propose
+
+
 def candidate(cx: float, cy: float, size: float, sure: float = 0.95, reject: float = 0.0,
               score: float = 0.9) -> Candidate:
     """A candidate read `sure` as a one (`reject`: as "not a pip die")."""
@@ -53,18 +69,7 @@ def test_the_zoom_of_a_still_whose_dice_were_read_proposes_only_round_them(reade
     round them: the proposer sees less than a whole 1280-px view in all (0.87 MP; 1.93 before,
     the whole still at 1280 px among them), and all five dice are read."""
     image, drawn = heap(3)
-    seen: list[tuple[int, int]] = []
-    propose = reader.model.propose
-
-    def counted(grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        seen.append(grey01.shape)
-        return propose(grey01)
-
-    reader.model.propose = counted  # type: ignore[method-assign]
-    try:
-        dice = reader.read(image).dice
-    finally:
-        del reader.model.propose
+    dice, seen = read_counting_views(reader, image)
     assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
     assert (992, 1280) not in seen  # never the whole still at 1280 px (its padded view)
     assert sum(h * w for h, w in seen) < 992 * 1280, seen
@@ -133,18 +138,7 @@ def test_dice_lying_apart_read_surely_are_not_proposed_again(reader):
                       100, float(rng.uniform(0, 90))) for i in range(6)]
     for d in drawn:
         draw_die(image, d)
-    seen: list[tuple[int, int]] = []
-    propose = reader.model.propose
-
-    def counted(grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        seen.append(grey01.shape)
-        return propose(grey01)
-
-    reader.model.propose = counted  # type: ignore[method-assign]
-    try:
-        dice = reader.read(image).dice
-    finally:
-        del reader.model.propose
+    dice, seen = read_counting_views(reader, image)
     assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
     assert seen == [(256, 320), (512, 640)]
 
