@@ -187,6 +187,7 @@ def main() -> int:
                     help="also read each picture without the every-side check (vision.turned): before/after")
     ap.add_argument("--phantoms", type=int, default=0, help="list up to N phantoms (of the last reader)")
     ap.add_argument("--save", help="a folder to write the pictures with phantoms to (last reader)")
+    ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
     args = ap.parse_args()
     kinds, scales = args.kinds.split(","), args.scales.split(",")
     if bad := [k for k in kinds if k not in KINDS] + [s for s in scales if s not in SCALES]:
@@ -195,9 +196,9 @@ def main() -> int:
         return 2
     pool = rune55_dice(np.random.default_rng(args.seed + 1000)) if args.dice == "rune55" else []
     rng = np.random.default_rng(args.seed)
-    readers = {"reader": Reader()}
+    readers = {"reader": Reader(args.model)}
     if args.compare:
-        readers = {"without the every-side check": Reader(), "with it": Reader()}
+        readers = {"without the every-side check": Reader(args.model), "with it": Reader(args.model)}
         readers["without the every-side check"].every_side = False
     log = PassLog() if args.phantoms else None
     tallies = {name: {(k, s): Tally() for k in kinds for s in scales} for name in readers}

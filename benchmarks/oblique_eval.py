@@ -322,12 +322,13 @@ def main() -> int:
                     help="also read each picture without the top-face pass (vision.sides): before/after")
     ap.add_argument("--misses", type=int, default=0, help="print up to N pictures' misses")
     ap.add_argument("--save", help="a folder to write the pictures to (PNG, dice read boxed)")
+    ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     pool = rune55_tops(np.random.default_rng(args.seed + 1000)) if args.faces == "rune55" else None
-    readers = {"reader": Reader()}
+    readers = {"reader": Reader(args.model)}
     if args.compare:
-        readers = {"without top faces": Reader(), "with top faces": Reader()}
+        readers = {"without top faces": Reader(args.model), "with top faces": Reader(args.model)}
         readers["without top faces"].top_faces = False
     tallies = {name: Tally() for name in readers}
     sides = {name: np.zeros(3, int) for name in readers}

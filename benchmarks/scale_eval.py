@@ -217,6 +217,7 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=120, help="photos (default: 120)")
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--proxies", default="as-is,phone,tiny,touching,close-up")
+    ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
     args = ap.parse_args()
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").is_file():
@@ -227,7 +228,7 @@ def main() -> int:
     items = [it for it in items if len(it.dice)][:args.limit]
     rng = np.random.default_rng(args.seed)
     touching_rng = np.random.default_rng(args.seed + 1)  # the other proxies' pictures as before
-    reader = Reader()
+    reader = Reader(args.model)
     proxies = args.proxies.split(",")
     tallies = {p: Tally() for p in proxies}
     progress = Progress(len(items), "scale_eval", unit="photo")
