@@ -15,7 +15,8 @@ pytestmark = pytest.mark.skipif(not shipped_model().is_file(), reason="no shippe
 
 def test_spectator_on_the_lan_cannot_act_without_the_pin(browser, tmp_path):
     port = free_port()
-    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--lan", "--port", str(port),
+    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--demo-seed", "0",
+            "--lan", "--port", str(port),
             "--db", str(tmp_path / "z.db"), "--players", "Ann,Bob"]
     with (server(argv, port, env={"ZONKCAM_HOME": str(tmp_path / "home")}) as (kiosk, _),
           Relay(port, source="127.0.0.2") as relay):

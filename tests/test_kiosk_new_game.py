@@ -84,7 +84,8 @@ def test_new_game_from_the_page_with_a_rolloff_read_by_the_demo_camera(browser, 
     rules = tmp_path / "quick.toml"
     rules.write_text(QUICK)
     port = free_port()
-    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--rules", str(rules),
+    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--demo-seed", "0",
+            "--rules", str(rules),
             "--port", str(port), "--db", str(tmp_path / "z.db"), "--players", "Ann,Bob"]
     with server(argv, port, env={"ZONKCAM_HOME": str(tmp_path / "home")}) as (url, _):
         page = browser.new_page(viewport={"width": 800, "height": 480})

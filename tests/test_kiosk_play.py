@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(not shipped_model().is_file(), reason="no shippe
 
 
 def play(tmp_path, port):
-    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--port", str(port),
+    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--demo-seed", "0", "--port", str(port),
             "--db", str(tmp_path / "z.db"), "--players", "Ann,Bob"]
     return server(argv, port, env={"ZONKCAM_HOME": str(tmp_path / "home")})
 
@@ -101,7 +101,7 @@ def test_the_scorekeeper_corrects_a_die_banks_calls_a_foul_and_opens_the_evidenc
     """On the 7-inch screen, against the demo camera's simulated player. Without the gesture
     bank the simulated player's turns wait for the Bank button, so every bank is a click."""
     port = free_port()
-    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--port", str(port),
+    argv = ["-m", "zonkcam.hardware.cli", "play", "--camera", "demo", "--demo-seed", "0", "--port", str(port),
             "--db", str(tmp_path / "z.db"), "--players", "Ann,Bob", "--variant", "classic",
             "--no-gesture-bank"]
     db = tmp_path / "z.db"

@@ -111,7 +111,8 @@ def test_a_league_game_whose_log_does_not_load_stops_the_kiosk_instead_of_a_new_
         raise AssertionError("the kiosk started serving a game")
 
     monkeypatch.setattr("uvicorn.run", serve)
-    status = main(["play", "--camera", "demo", "--league", url, "--table-name", "T1", "--db", str(db),
+    status = main(["play", "--camera", "demo", "--demo-seed", "0",
+                   "--league", url, "--table-name", "T1", "--db", str(db),
                    "--port", str(free_port()), "--players", "X,Y"])
     err = capsys.readouterr().err
     assert status == 1, err

@@ -123,7 +123,8 @@ def stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
 def test_two_demo_kiosks_play_round_one_at_once_and_a_killed_one_loses_nothing(tmp_path, league):
     games = {g["table_name"]: g["id"] for g in league["match"]["games"]}
     dbs = {t: tmp_path / t / "z.db" for t in games}
-    argv = {t: [*ZONKCAM, "play", "--camera", "demo", "--port", str(free_port()), "--db", str(dbs[t]),
+    argv = {t: [*ZONKCAM, "play", "--camera", "demo", "--demo-seed", "0",
+                "--port", str(free_port()), "--db", str(dbs[t]),
                 "--league", league["base"], "--table-name", t] for t in games}
     kiosks = {t: kiosk(argv[t], league["tokens"][t], tmp_path / f"{t}.out", tmp_path / "home") for t in games}
     try:

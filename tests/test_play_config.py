@@ -86,3 +86,20 @@ def test_bad_keys_and_values_are_one_line_naming_the_key(seen, tmp_path, capsys,
 
 def test_a_missing_config_file_is_an_error(seen, tmp_path, capsys):
     assert "cannot read it" in _error(capsys, "play", "--config", str(tmp_path / "nope.toml"))
+
+
+def test_the_demo_plays_new_throws_each_start_unless_given_a_seed(caplog):
+    class App:  # the demo player only holds on to its app until a throw is asked of it
+        pass
+
+    with caplog.at_level("INFO", logger="zonkcam.play"):
+        first, second = (cli_play.demo_camera(App(), 5, None) for _ in range(2))
+        again = cli_play.demo_camera(App(), 5, 41)
+    seeds = [cam.simulation.config.seed for cam in (first, second, again)]
+    assert seeds[0] != seeds[1] and seeds[2] == 42  # the player's seed is 41, the throws' one above
+    assert again.player.rng.random() == cli_play.demo_camera(App(), 5, 41).player.rng.random()
+    assert f"--demo-seed {seeds[0] - 1} plays the same throws again" in caplog.text
+
+
+def test_a_demo_seed_is_a_whole_number(capsys):
+    assert "--demo-seed" in _error(capsys, "play", "--demo-seed", "-3")

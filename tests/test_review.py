@@ -267,7 +267,8 @@ def test_the_kiosk_review_page_orders_dice_with_the_model_play_reads_with(tmp_pa
     monkeypatch.setattr("zonkcam.hardware.kiosk.review.review_routes", spy)
     monkeypatch.setattr("uvicorn.run", lambda *args, **kwargs: None)  # serve nothing, return at once
     monkeypatch.setenv("ZONKCAM_HOME", str(tmp_path / "home"))
-    assert main(["play", "--camera", "demo", "--model", str(model), "--capture", str(tmp_path / "cap"),
+    assert main(["play", "--camera", "demo", "--demo-seed", "0",
+                 "--model", str(model), "--capture", str(tmp_path / "cap"),
                  "--db", str(tmp_path / "z.db"), "--port", str(free_port()), "--players", "A,B"]) == 0
     assert len(seen) == 1 and seen[0] is not None and Path(seen[0]).resolve() == model.resolve()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import random
 import sys
 import threading
 import time
@@ -14,10 +15,12 @@ from typing import TYPE_CHECKING
 import zonkcam.hardware.cli.play_config as play_config
 from zonkcam.hardware.cli.rules import add_ruleset_arguments, ruleset_from
 from zonkcam.hardware.kiosk.evidence import DEFAULT_DAYS, DEFAULT_MB, Retention, keep_pruned
-from zonkcam.hardware.options import CliError, bounded, bounded_float, check_port, frame_rate, port
+from zonkcam.hardware.options import CliError, bounded, bounded_float, check_port, frame_rate, port, seed
 from zonkcam.models.registry import MODEL_HELP
 
 if TYPE_CHECKING:
+    from zonkcam.hardware.cameras import DemoCamera
+    from zonkcam.hardware.kiosk.app import TableApp
     from zonkcam.hardware.league.outbox import LeagueLink
     from zonkcam.hardware.store import Store
     from zonkcam.models.captures import CaptureSet
@@ -49,6 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--button", type=bounded(0, 63), metavar="GPIO",
                    help="a push button on this GPIO pin banks (gpiozero)")
     p.add_argument("--fps", type=frame_rate, help="frame rate of a video file or frame folder")
+    p.add_argument("--demo-seed", type=seed, metavar="N",
+                   help="the demo's throws (default: new ones each start; the log names the seed to replay)")
     p.add_argument("--capture", metavar="DIR", help="save every settled throw with its labels for "
                    "`zonkcam train` (2 GB cap); review page at /review")
     p.add_argument("--league", metavar="URL", help="join a league (`zonkcam league serve`): play the game it "
@@ -66,9 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     # Heavy imports here, so that other subcommands stay instant.
-    from zonkcam.hardware.cameras import CameraError, DemoCamera, Reconnecting, detect_camera
+    from zonkcam.hardware.cameras import CameraError, Reconnecting, detect_camera
     from zonkcam.hardware.kiosk.app import TableApp
-    from zonkcam.hardware.kiosk.demo import DemoPlayer
     from zonkcam.hardware.kiosk.web import Access, Hub, create_app, new_pin, serve
     from zonkcam.hardware.store import Store, default_path
     from zonkcam.models.registry import RegistryError, resolve_model
@@ -122,7 +126,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                    captures=captures, model=str(model), review=bool(args.capture),
                    table=table, table_path=table_file)
     if camera is None:
-        camera = DemoCamera(dice=ruleset.dice, player=DemoPlayer(app))
+        camera = demo_camera(app, ruleset.dice, args.demo_seed)
         app.table = app.table or camera.table
 
     def make_stream(dice: int) -> ThrowStream:  # a region set on the page counts from the next one
@@ -191,6 +195,19 @@ def _game_to_play(args: argparse.Namespace, store: Store, league: LeagueLink | N
         log.info("resuming game %s: %s, %s (--new to start another)", game_id, game.ruleset.name,
                  ", ".join(game.order))
     return game_id
+
+
+def demo_camera(app: TableApp, dice: int, number: int | None) -> DemoCamera:
+    """The demo table, played by the demo player: new throws each start unless a seed `number`
+    is given (a kiosk left running the demo should not replay one game), logged to replay it."""
+    from zonkcam.hardware.cameras import DemoCamera
+    from zonkcam.hardware.kiosk.demo import DemoPlayer
+
+    if number is None:
+        number = random.SystemRandom().randrange(2**32)
+    log.info("the demo plays seed %d (--demo-seed %d plays the same throws again)", number, number)
+    # The throws' seed is one above the player's: --demo-seed 0 is the demo as it always was.
+    return DemoCamera(seed=number + 1, dice=dice, player=DemoPlayer(app, seed=number))
 
 
 def _join_league(args: argparse.Namespace, store: Store, db: Path) -> LeagueLink | None:
