@@ -3,6 +3,8 @@
     python -m zonkcam.models.train [--epochs-det 9] [--epochs-cls 8] [--out models/dice.onnx]
     python -m zonkcam.models.train --proposer-from models/dice.onnx   # the classifier alone
     python -m zonkcam.models.train --proposer-further models/dice.onnx  # the proposer, further
+    python -m zonkcam.models.train --classifier-from models/dice.onnx --clutter-share 0.1
+        # the classifier further, drawn clutter (`clutter_negatives`) a tenth of its crops, as rejects
 
 CPU only, seeded, with a progress bar on stderr. Stages: (1) the proposer learns die centres and
 sizes on augmented whole pictures and is exported to ONNX (or is taken from an existing model
@@ -30,6 +32,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 from zonkcam.models.augment import photometric, random_affine
+from zonkcam.models.clutter_negatives import clutter_patches, clutter_rng
 from zonkcam.models.crops import (
     CROP,
     CROP_MARGIN,
@@ -248,16 +251,32 @@ def mine_false_alarms(proposer_onnx: Path, images: list[np.ndarray], items: list
     return mined
 
 
+def with_clutter(patches: np.ndarray, labels: np.ndarray, share: float, rng: np.random.Generator
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """`patches` and `labels` with drawn clutter (`models.clutter_negatives`) added to the reject
+    class (0), `share` of the crops in all: logos, print, pens, knots, coins are not dice."""
+    if not 0 <= share < 1:
+        raise TrainError(f"clutter share {share} is not in 0..1")
+    n = round(share * len(labels) / (1 - share))
+    if n == 0:
+        return patches, labels
+    return (np.concatenate([patches, clutter_patches(n, rng)]),
+            np.concatenate([labels, np.zeros(n, labels.dtype)]))
+
+
 def classifier_data(proposer_onnx: Path, images: list[np.ndarray], items: list[Labelled],
-                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+                    rng: np.random.Generator, clutter_share: float = 0.0, seed: int = 0
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """The classifier's patches and labels: every labelled die, reject views (the proposer's
-    false alarms among them) and a share of drawn dice."""
+    false alarms among them), a share of drawn dice and, with `clutter_share`, drawn clutter
+    as rejects (from its own random stream, `clutter_rng(seed)`)."""
     mined = mine_false_alarms(proposer_onnx, images, items)
     patches, labels = classifier_patches(images, items, rng, mined)
     n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
     drawn, drawn_labels = drawn_patches(n_drawn, rng)
     patches = np.concatenate([patches, drawn])
     labels = np.concatenate([labels, drawn_labels])
+    patches, labels = with_clutter(patches, labels, clutter_share, clutter_rng(seed))
     print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
           file=sys.stderr)
     return patches, labels
@@ -283,11 +302,17 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--proposer-further", type=Path, metavar="MODEL.onnx",
                     help="train this model's proposer further (lr 1e-3) and keep its classifier; "
                          "run `python -m zonkcam.models.tune` afterwards")
+    ap.add_argument("--clutter-share", type=float, default=0.0, metavar="SHARE",
+                    help="add drawn clutter (print, logos, pens, knots, stitches, coins, buttons) "
+                         "as 'not a die', SHARE of the classifier's crops (e.g. 0.1; default 0)")
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if not 0 <= args.clutter_share <= 0.5:
+        ap.error(f"--clutter-share {args.clutter_share}: give a share from 0 to 0.5")
     further = None
     if args.proposer_further:
         try:
@@ -322,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     proposer_onnx = args.classifier_from or args.proposer_from or args.work / "proposer.onnx"
     if args.classifier_from is None and args.proposer_from is None:
         export_proposer(train_proposer(images, items, args.epochs_det, args.seed), proposer_onnx)
-    patches, labels = classifier_data(proposer_onnx, images, items, rng)
+    patches, labels = classifier_data(proposer_onnx, images, items, rng, args.clutter_share, args.seed)
     if args.classifier_from:
         spec = OnnxClassifier.load(args.classifier_from)
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
