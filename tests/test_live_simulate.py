@@ -179,3 +179,30 @@ def test_a_die_thrown_out_of_the_frame_leaves_by_an_edge_away_from_the_hand():
     assert [sim._away_from(side, corner) for side in range(4)] == [1, 1, 3, 3]
     resting = SimDie(3, "red", 200.0, h + 70.0, 0.0, "off_table")  # seen where it lies
     assert [sim._away_from(side, resting) for side in range(4)] == [0, 1, 2, 3]
+
+
+def test_a_leaning_real_die_shows_a_side_of_its_own_body_and_pips():
+    # a white die with black pips (its top cut from a photo); the photos' only other faces are
+    # black dice with white pips: its side is still white with black pips, another value's face
+    import numpy as np
+    from zonkcam.vision.sim.scene import _draw_face
+    from zonkcam.vision.sim.simulator import SimDie
+
+    white = _draw_face(40, 5, (225, 228, 230), (20, 20, 20))
+    black = _draw_face(40, 2, (35, 35, 35), (235, 235, 235))
+    faces = {v: [white if v == 5 else black] for v in range(1, 7)}
+    sim = Simulation(SimConfig(seed=3, throws=1, dice=3), crops=faces)
+    img, alpha = sim._sprite(SimDie(5, None, 0, 0, 0, "cocked", side=3, crop=0))
+    s = sim.size * 4
+    side = img[4 + round(s * 0.8):-8, 8:-8][alpha[4 + round(s * 0.8):-8, 8:-8] > 0]
+    grey = side.astype(np.float32).mean(axis=1)
+    assert abs(float(np.median(grey)) - 0.6 * 226) < 8, np.median(grey)  # the white body, shaded
+    assert np.percentile(grey, 2) < 0.6 * 60  # dark pips on it
+
+
+def test_a_leaning_die_shows_one_of_the_four_faces_round_its_top():
+    sim = Simulation(SimConfig(seed=5, throws=12, dice=4, p_cocked=1.0, p_off_table=0,
+                               p_stacked=0))
+    cocked = [d for f in sim._frames for d in f.dice if d.status == "cocked"]
+    assert cocked
+    assert all(d.side not in (0, d.value, 7 - d.value) for d in cocked)

@@ -185,7 +185,10 @@ class DiceLanding:
         d.x, d.y = float(q[0]), float(q[1])
         # Lean direction is the face's local +y axis turned to point at the wall.
         d.angle = math.degrees(math.atan2(-inward[0], inward[1])) + 180
-        d.status, d.side = "cocked", int(self.rng.integers(1, 7))
+        # The side seen is one of the four round the top (neither it nor its opposite), from
+        # the one draw it always was (the script stays as it was).
+        around = [v for v in range(1, 7) if v not in (d.value, 7 - d.value)]
+        d.status, d.side = "cocked", around[(int(self.rng.integers(1, 7)) - 1) % 4]
 
     def _random_spot(self, margin: float, others: list[SimDie] | None = None
                      ) -> tuple[float, float]:

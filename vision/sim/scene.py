@@ -111,9 +111,10 @@ class SceneDrawing:
             # Leaning 40°: the top face shortened, one side face below it, darker.
             lean = math.radians(40)
             top = cv2.resize(face, (s, round(s * math.cos(lean))))
-            body, pip = PALETTE[d.color or "white"]
-            side_face = (_draw_face(s, d.side, body, pip, self.config.dice_style) if not self.crops else
-                         cv2.resize(_alike(self.crops[d.side], real), (s, s)))
+            # The side is the same die's: its body and pips, a real face's taken from the top.
+            body, pip = PALETTE[d.color or "white"] if not self.crops else _face_colours(real)
+            side_face = _draw_face(s, d.side, body, pip, self.config.dice_style,
+                                   shaded=not self.crops)  # a photo's colours are lit already
             side = (cv2.resize(side_face, (s, round(s * math.sin(lean)))) * 0.6).astype(np.uint8)
             face = np.vstack([top, side])
         img = np.zeros((face.shape[0] + 8, s + 8, 3), np.uint8)
@@ -207,12 +208,13 @@ class SceneDrawing:
 
 
 def _draw_face(s: int, value: int, body: tuple[int, int, int], pip: tuple[int, int, int],
-               style: str = "pips") -> np.ndarray:
+               style: str = "pips", shaded: bool = True) -> np.ndarray:
     face = np.empty((s, s, 3), np.uint8)
     face[:] = body
-    shade = np.linspace(1.04, 0.92, s, dtype=np.float32)
-    face = np.clip(face * shade[:, None, None] * shade[None, :, None] ** 0.5, 0, 255
-                   ).astype(np.uint8)
+    if shaded:
+        shade = np.linspace(1.04, 0.92, s, dtype=np.float32)
+        face = np.clip(face * shade[:, None, None] * shade[None, :, None] ** 0.5, 0, 255
+                       ).astype(np.uint8)
     if style != "pips" and value in (1, 6):
         from zonkcam.vision.sim.drawn import draw_symbol
 
@@ -272,8 +274,16 @@ def _blend(frame: np.ndarray, img: np.ndarray | None, alpha: np.ndarray, m: np.n
     frame[y1:y2, x1:x2] = out.astype(np.uint8)
 
 
-def _alike(faces: list[np.ndarray], face: np.ndarray) -> np.ndarray:
-    """The face of `faces` nearest `face` in mean colour: a real die's side is of its body's
-    colour, and the photos hold no other face of the die a face was cut from."""
-    mean = np.array(cv2.mean(face)[:3])
-    return min(faces, key=lambda f: float(np.abs(np.array(cv2.mean(f)[:3]) - mean).sum()))
+def _face_colours(face: np.ndarray) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """A real face's body and pip colours (BGR): the median of its inner square (away from the
+    rounded corners), and the median of the 5 % of that square farthest from it (the pips; the
+    body again on a face with none). The photos hold no other face of the die a face was cut
+    from, so its side is drawn in these."""
+    h, w = face.shape[:2]
+    inner = face[round(0.15 * h):round(0.85 * h), round(0.15 * w):round(0.85 * w)]
+    px = inner.reshape(-1, 3).astype(np.float32)
+    body = np.median(px, axis=0)
+    far = np.linalg.norm(px - body, axis=1)
+    pip = np.median(px[far >= np.percentile(far, 95)], axis=0)
+    b, p = [round(float(v)) for v in body], [round(float(v)) for v in pip]
+    return (b[0], b[1], b[2]), (p[0], p[1], p[2])
