@@ -27,6 +27,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 from live_eval import held_out_crops
+from zonkcam.models.rune55 import datasets_root
+from zonkcam.models.rune55_audit import audited_heldout
+from zonkcam.vision.sim.config import FACE_OVERSIZE
+from zonkcam.vision.sim.crops import load_rune55_crops
 from zonkcam.vision.sim.scoring import Score, score
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 
@@ -53,6 +57,18 @@ class Reported:
 
     def to_json(self) -> dict:
         return self.line
+
+
+def audited_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
+    """Die faces of the audited held-out photos' legible dice only (labels corrected): a face no
+    one can read, or one labelled wrong, scores the reader against a wrong truth."""
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").exists():
+        return None
+    items = audited_heldout(root)
+    return load_rune55_crops(root, np.random.default_rng(seed), images=[it.image for it in items],
+                             min_side=FACE_OVERSIZE * SimConfig().die_px,
+                             labels={it.image: it.dice for it in items})
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
@@ -83,12 +99,15 @@ def main() -> int:
     ap.add_argument("--first-seed", type=int, default=80000)
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--throws", type=int, default=8)
+    ap.add_argument("--faces", choices=("heldout", "audited"), default="heldout",
+                    help="rune55 held-out faces as labelled (live_eval's), or the audited photos' legible "
+                         "dice only")
     ap.add_argument("--keep", metavar="DIR", help="keep the videos, tables and replays here")
     args = ap.parse_args()
 
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="cli_path_"))
     folder.mkdir(parents=True, exist_ok=True)
-    crops = held_out_crops(args.first_seed)
+    crops = held_out_crops(args.first_seed) if args.faces == "heldout" else audited_crops(args.first_seed)
     totals = {"no table": Score(), "calibrated table": Score()}
     regions = []
     for seed in range(args.first_seed, args.first_seed + args.games):
@@ -118,7 +137,7 @@ def main() -> int:
               + "".join(f"\n    {w}" for w in warnings), file=sys.stderr)
     print(json.dumps({
         "seeds": [args.first_seed, args.first_seed + args.games - 1], "throws": args.throws,
-        "dice": "rune55 held-out faces" if crops else "drawn", "folder": str(folder),
+        "dice": f"rune55 {args.faces} faces" if crops else "drawn", "folder": str(folder),
         "calibrate": [{"seed": s, "iou": round(o, 3), "warnings": len(w)} for s, o, w in regions],
         **{name: total.to_json() for name, total in totals.items()}}, indent=1))
     return 0

@@ -9,10 +9,14 @@ import numpy as np
 
 def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
                       images: list[Path] | None = None,
-                      min_side: float = 24) -> dict[int, list[np.ndarray]]:
+                      min_side: float = 24,
+                      labels: dict[Path, np.ndarray] | None = None) -> dict[int, list[np.ndarray]]:
     """Square crops of labelled dice from rune55, a few dozen per face value: from `images`
     (each with its YOLO label file in the `labels` folder beside `images`), default all of
     `train/`; only faces at least `min_side` px across.
+
+    `labels` gives an image's rows (value 1..6, cx, cy, w, h normalised) in place of its label
+    file: corrected labels, such as the audited held-out photos' legible dice.
 
     A simulation passes 1.5 times its die size (`FACE_OVERSIZE`): each face is then shrunk to
     the die, as a camera's lens shows a die that size, never blown up from a blurred few pixels.
@@ -27,16 +31,19 @@ def load_rune55_crops(root: Path, rng: np.random.Generator, per_value: int = 40,
         if all(len(c) >= per_value for c in crops.values()):
             break
         path = images[int(i)].parent.parent / "labels" / (images[int(i)].stem + ".txt")
-        image = cv2.imread(str(images[int(i)])) if path.exists() else None
+        if labels is not None:
+            rows = [(int(r[0]), *r[1:]) for r in labels.get(images[int(i)], [])]
+        elif path.exists():  # YOLO rows: class 0..5, then the box
+            rows = [(int(parts[0]) + 1, *(float(v) for v in parts[1:]))
+                    for line in path.read_text().split("\n") if len(parts := line.split()) == 5]
+        else:
+            continue
+        image = cv2.imread(str(images[int(i)]))
         if image is None:
             continue
         h, w = image.shape[:2]
-        for line in path.read_text().split("\n"):
-            parts = line.split()
-            if len(parts) != 5:
-                continue
-            value = int(parts[0]) + 1
-            cx, cy, bw, bh = (float(v) for v in parts[1:])
+        for value, *box in rows:
+            cx, cy, bw, bh = (float(v) for v in box)
             side = max(bw * w, bh * h) * 0.8  # the label box holds the die; its face is smaller
             x1, y1 = round(cx * w - side / 2), round(cy * h - side / 2)
             x2, y2 = x1 + round(side), y1 + round(side)
