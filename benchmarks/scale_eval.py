@@ -3,6 +3,7 @@ die filling the picture.
 
     python benchmarks/scale_eval.py [--split tune|heldout|audited] [--limit N] [--seed S]
                                     [--proxies as-is,phone,tiny,touching,close-up]
+                                    [--proxies pi-tray,pi-drawn]
 
 Proxies made from rune55's photo groups (tune on `tune`, report `heldout`, or `audited`: the
 held-out photos whose labels were audited by eye, where illegible dice are pasted with the others
@@ -17,6 +18,11 @@ and not counted either way, so that the figures measure the reader rather than r
   until 1-3 px apart, as issue 36's Pi-camera stills where two touching dice got one box.
 - `close-up`: each die with no other die's centre near it, cut out with a margin of 0.1-0.3
   of its side, as the single-die crops of issue 36 (their own size, ~40-200 px).
+- `pi-tray` (not in the default set): one still a photo of 5-8 dice of one size, 80-140 px, on an
+  8 MP dark tray, two or three pairs of them touching (a third of the stills a row or an L of
+  three), the rest alone; the dice drawn at random from all the photos' legible dice, cut along
+  their silhouettes (`benchmarks/pi_tray.py`), as issue 36's hidden Pi-camera tray stills.
+- `pi-drawn` (not in the default set): the same stills with dice drawn by `vision.sim.drawn`.
 
 Prints precision / recall / value accuracy / exact-image rate, the read time and the median of
 read ÷ decode (each picture's JPEG decoded in the same run) per proxy.
@@ -28,6 +34,7 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -36,6 +43,9 @@ from zonkcam.models.rune55_audit import audited_heldout
 from zonkcam.vision.evaluate import Tally
 from zonkcam.vision.progress import Progress
 from zonkcam.vision.read import Reader
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pi_tray  # a benchmark beside this one
 
 # canvas (w, h) and the range of die sizes on it, px
 PASTED = {"phone": ((4032, 3024), (40, 110)), "tiny": ((1280, 960), (12, 30))}
@@ -209,6 +219,16 @@ def close_ups(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator
     return out
 
 
+def cut_pool(items: list) -> list:
+    """Every legible die of the photos, cut along its silhouette (`pi_tray.cutouts`)."""
+    pool = []
+    for item in items:
+        image = cv2.imread(str(item.image))
+        if image is not None:
+            pool += pi_tray.cutouts(image, item.dice)
+    return pool
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="tune", choices=("tune", "heldout", "audited"),
@@ -228,8 +248,14 @@ def main() -> int:
     items = [it for it in items if len(it.dice)][:args.limit]
     rng = np.random.default_rng(args.seed)
     touching_rng = np.random.default_rng(args.seed + 1)  # the other proxies' pictures as before
+    pi_rng = np.random.default_rng(args.seed + 2)
     reader = Reader(args.model)
     proxies = args.proxies.split(",")
+    unknown = set(proxies) - {"as-is", *PASTED, "touching", "close-up", "pi-tray", "pi-drawn"}
+    if unknown:
+        print(f"scale_eval: no proxy {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    pool = cut_pool(items) if "pi-tray" in proxies else []
     tallies = {p: Tally() for p in proxies}
     progress = Progress(len(items), "scale_eval", unit="photo")
     for item in items:
@@ -245,6 +271,8 @@ def main() -> int:
             **{p: [pasted(image, dice, rng, p)] for p in PASTED if p in proxies},
             "touching": [touching(image, dice, touching_rng)] if "touching" in proxies else [],
             "close-up": close_ups(image, dice, rng) if "close-up" in proxies else [],
+            "pi-tray": [pi_tray.rune55_still(pool, pi_rng)] if pool else [],
+            "pi-drawn": [pi_tray.drawn_still(pi_rng)] if "pi-drawn" in proxies else [],
         }
         for proxy in proxies:
             for picture, rows in cases[proxy]:

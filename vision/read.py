@@ -28,7 +28,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision import scales, sides, turned
+from zonkcam.vision import scales, sides, touching, turned
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
@@ -78,6 +78,9 @@ class Reader(CropReader):
         self.top_faces = not overhead  # photos at a slant: a die read at a side face is read at its top
         # photos: a doubtful die that a turn of its crop shows is not one is rejected (clutter)
         self.every_side = not overhead
+        # a die boxed two or three dice long, where the caller does not know the dice's size,
+        # is read again at the typical die's size where its dice can lie (`vision.touching`)
+        self.part_touching = True
         self.all_colors = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
         self.dice_set = self.all_colors.restricted(dice_colors)
         self.proposer_side = PROPOSER_SIDE
@@ -154,6 +157,8 @@ class Reader(CropReader):
             found = squared(self, image, with_missed(self, image, found, size), size)
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
             found = sides.top_faces(image, found, self._read_patches, self.rejects)
+        if size is None and self.part_touching:  # touching dice boxed as one (issue 36)
+            found = touching.parted(self, image, found)
         return alike_in_size(found, self.rejects, self.unsure, self.overhead)
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:

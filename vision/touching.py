@@ -1,0 +1,93 @@
+"""Touching dice in a photo or still are separate dice (issue 36, item 2: an 8 MP Pi still over a
+dark tray, "two touching dice get one box: one value, one die missed").
+
+Seen small (an 8 MP still's 100-px dice are 10-40 px in the proposer's 320- to 1280-px views),
+two touching dice make one ridge of heat, and the proposer boxes them as one die about a die
+and a half to two dice long, centred on one of them or between them; its crop reads one value.
+Dice at one distance from the camera are alike in size: a die read with a box `LONG` times the
+still's typical die (the median of the shorter sides of the boxes of the dice read surely: a
+pair side by side is one die wide) or more along an axis is read again at the typical size at
+the places in its box where its dice can lie (its middle; its halves along each long axis, or
+its corners; a die's width from its middle in eight directions), in one batch. The reads at
+least `SURE` sure, greedily the surest first, each at least `APART` of a die from those taken
+and from the other dice read, are its dice when two or more are (else it stays as read).
+
+Only boxes that long are looked at (none on most pictures), and only where the caller does not
+know the dice's size (the live stream's reader has its own, `vision.missed`).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from zonkcam.vision.candidates import Candidate
+from zonkcam.vision.crop_reader import CropReader
+from zonkcam.vision.proposals import Proposal
+
+Judge = Callable[[Candidate], bool]
+
+LONG = 1.4  # a box this many typical dice long (or more) along an axis may hold two or three
+SURE = 0.9  # a die read at a place in such a box is one of its dice when read this surely
+APART = 0.8  # typical dice between the centres of two dice taken (touching dice lie one apart)
+TYPICAL_FROM = 3  # dice read surely needed for a typical size; fewer: the box's shorter side
+STEP = 0.25  # of a die: the spacing of the places in a long box where its dice are looked for
+STEPS = 7  # places along a side at most
+MARGIN = 0.35  # of a die: how far beyond the box less half a die a die's centre may lie
+
+
+def typical(found: list[Candidate], rejects: Judge, unsure: Judge) -> float | None:
+    """The median shorter side of the boxes of the dice read surely, from `TYPICAL_FROM`."""
+    sides = [min(c.proposal.w, c.proposal.h) for c in found if not rejects(c) and not unsure(c)]
+    return float(np.median(sides)) if len(sides) >= TYPICAL_FROM else None
+
+
+def places(p: Proposal, size: float) -> list[tuple[float, float]]:
+    """Where in the box `p` the centres of dice `size` px across can lie: a grid `STEP` of a die
+    apart (at most `STEPS` a side) over the box shrunk by half a die less `MARGIN` of one on
+    each side (a pair side by side: a row of places along its middle)."""
+    out = []
+    axes = []
+    for centre, length in ((p.cx, p.w), (p.cy, p.h)):
+        reach = max(0.0, length - size) / 2 + MARGIN * size
+        n = min(STEPS, 1 + int(2 * reach / (STEP * size)))
+        axes.append([centre] if n == 1 else list(np.linspace(centre - reach, centre + reach, n)))
+    for y in axes[1]:
+        out += [(float(x), float(y)) for x in axes[0]]
+    return out
+
+
+def parted(reader: CropReader, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+    """`found` with each die boxed `LONG` typical dice long or more that reads as two or three
+    dice at the typical size (each at least `SURE` sure, `APART` apart) replaced by them."""
+    size = typical(found, reader.rejects, reader.unsure)
+    long = [i for i, c in enumerate(found) if not reader.rejects(c) and max(c.proposal.w, c.proposal.h)
+            >= LONG * (size or min(c.proposal.w, c.proposal.h))]
+    if not long:
+        return found
+    looks: list[tuple[int, Proposal]] = []
+    for i in long:
+        p = found[i].proposal
+        t = size or min(p.w, p.h)
+        looks += [(i, Proposal(x, y, t, t, p.score)) for x, y in places(p, t)]
+    cut = [reader.look(image, q) for _, q in looks]
+    probs = reader.model.classify(np.stack([crop for crop, _, _ in cut]))
+    out: list[Candidate | None] = list(found)
+    added: list[Candidate] = []
+    for i in long:
+        c = found[i]
+        reads = sorted(((float(pr[1:].max()), q, look, pr)
+                        for (j, q), look, pr in zip(looks, cut, probs, strict=True)
+                        if j == i and pr[0] < reader.reject_threshold and pr[1:].max() >= SURE),
+                       key=lambda r: -r[0])
+        others = [o.proposal for k, o in enumerate(found) if k != i and not reader.rejects(o)]
+        taken: list[Candidate] = []
+        for _, q, (crop, patch, angle), pr in reads:
+            near = [t.proposal for t in taken] + others
+            if all(math.hypot(q.cx - n.cx, q.cy - n.cy) >= APART * q.w for n in near):
+                taken.append(Candidate(q, angle, pr, patch, c.gains, crop))
+        if len(taken) >= 2:
+            out[i] = None
+            added += taken
+    return [c for c in out if c is not None] + added
+
