@@ -78,7 +78,7 @@ class Reader(CropReader):
         self.top_faces = not overhead  # photos at a slant: a die read at a side face is read at its top
         # photos: a doubtful die that a turn of its crop shows is not one is rejected (clutter)
         self.every_side = not overhead
-        # a die boxed two or three dice long, where the caller does not know the dice's size,
+        # a still's die boxed two or three dice long, where the caller does not know the dice's size,
         # is read again at the typical die's size where its dice can lie (`vision.touching`)
         self.part_touching = True
         self.all_colors = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
@@ -157,8 +157,8 @@ class Reader(CropReader):
             found = squared(self, image, with_missed(self, image, found, size), size)
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
             found = sides.top_faces(image, found, self._read_patches, self.rejects)
-        if size is None and self.part_touching:  # touching dice boxed as one (issue 36)
-            found = touching.parted(self, image, found)
+        if size is None and self.part_touching and max(image.shape[:2]) > 2 * self.proposer_side:
+            found = touching.parted(self, image, found)  # a still's touching dice boxed as one
         return alike_in_size(found, self.rejects, self.unsure, self.overhead)
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:

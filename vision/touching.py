@@ -1,19 +1,23 @@
-"""Touching dice in a photo or still are separate dice (issue 36, item 2: an 8 MP Pi still over a
-dark tray, "two touching dice get one box: one value, one die missed").
+"""Touching dice in a still are separate dice (issue 36, item 2: an 8 MP Pi still over a dark
+tray, "two touching dice get one box: one value, one die missed").
 
 Seen small (an 8 MP still's 100-px dice are 10-40 px in the proposer's 320- to 1280-px views),
-two touching dice make one ridge of heat, and the proposer boxes them as one die about a die
-and a half to two dice long, centred on one of them or between them; its crop reads one value.
-Dice at one distance from the camera are alike in size: a die read with a box `LONG` times the
-still's typical die (the median of the shorter sides of the boxes of the dice read surely: a
-pair side by side is one die wide) or more along an axis is read again at the typical size at
-the places in its box where its dice can lie (its middle; its halves along each long axis, or
-its corners; a die's width from its middle in eight directions), in one batch. The reads at
-least `SURE` sure, greedily the surest first, each at least `APART` of a die from those taken
-and from the other dice read, are its dice when two or more are (else it stays as read).
+two touching dice make one ridge of heat, and the proposer boxes them as one die up to two dice
+long, centred on one of them or between them; its crop reads one value. Dice at one distance
+from the camera are alike in size, and the proposer boxes a die alone one to one and a half
+times its size there: so the still's die is taken as the smallest of the shorter sides of the
+boxes of the dice read surely (a pair side by side is one die wide), though not under `FLOOR`
+of their median (a pip read as a die). A die whose box is `LONG` times that or more along an
+axis is read again at that size on a grid of places in its box where its dice can lie, in one
+batch; the reads at least `SURE` sure, greedily the surest first, each at least `APART` of a
+die from those taken and from the other dice read, are its dice where two or more are (else it
+stays as read). On a still of 1-3 px apart pairs the second die's best place is often a fifth
+of a die off the box's halves, hence the grid, not the halves alone.
 
-Only boxes that long are looked at (none on most pictures), and only where the caller does not
-know the dice's size (the live stream's reader has its own, `vision.missed`).
+Only boxes that long are looked at (none on most stills), only in stills over twice the
+proposer's side (on rune55's 640-px audited photos of heaps, where near dice are larger than
+far ones, it took a near die for two: precision .9837 -> .9807), and only where the caller does
+not know the dice's size (the live stream's reader has its own, `vision.missed`).
 """
 from __future__ import annotations
 
@@ -27,9 +31,11 @@ from zonkcam.vision.proposals import Proposal
 
 Judge = Callable[[Candidate], bool]
 
-LONG = 1.4  # a box this many typical dice long (or more) along an axis may hold two or three
+LONG = 1.25  # a box this many typical dice long (or more) along an axis may hold two or three
 SURE = 0.9  # a die read at a place in such a box is one of its dice when read this surely
 APART = 0.8  # typical dice between the centres of two dice taken (touching dice lie one apart)
+QUANTILE = 0.0  # the percentile of the shorter sides of the sure dice's boxes taken as a die's
+FLOOR = 0.6  # of their median: the least a die's size is taken to be
 TYPICAL_FROM = 3  # dice read surely needed for a typical size; fewer: the box's shorter side
 STEP = 0.25  # of a die: the spacing of the places in a long box where its dice are looked for
 STEPS = 7  # places along a side at most
@@ -37,9 +43,13 @@ MARGIN = 0.35  # of a die: how far beyond the box less half a die a die's centre
 
 
 def typical(found: list[Candidate], rejects: Judge, unsure: Judge) -> float | None:
-    """The median shorter side of the boxes of the dice read surely, from `TYPICAL_FROM`."""
+    """A die's size in the picture: the `QUANTILE` percentile (the least) of the shorter sides of
+    the boxes of the dice read surely, and `FLOOR` of their median at least; from `TYPICAL_FROM`
+    such dice (else None)."""
     sides = [min(c.proposal.w, c.proposal.h) for c in found if not rejects(c) and not unsure(c)]
-    return float(np.median(sides)) if len(sides) >= TYPICAL_FROM else None
+    if len(sides) < TYPICAL_FROM:
+        return None
+    return max(float(np.percentile(sides, QUANTILE)), FLOOR * float(np.median(sides)))
 
 
 def places(p: Proposal, size: float) -> list[tuple[float, float]]:
