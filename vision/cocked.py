@@ -84,16 +84,32 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     turned = turned[c - half_l:c + half_l, c - half_w:c + half_w]
     if turned.size == 0:
         return None
-    level = _levels(cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY), width)
+    # The pips' colour is judged first by what takes out more (`_levels`); on a light die
+    # with large pips an opening takes as much of the face between them, and the face's grey
+    # shows no short top face where the other judgement shows one: a top face short as a
+    # cocked die's either way is one.
+    grey = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
+    first, second = (_ratio(turned, _levels(grey, width, judged), width, length, found.side)
+                     for judged in (True, False))
+    return second if not _short(first) and _short(second) else first
+
+
+def _short(ratio: float | None) -> bool:
+    return ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP
+
+
+def _ratio(rows_bgr: np.ndarray, level: np.ndarray, width: float, length: float, side: float
+           ) -> float | None:
+    """`top_face_ratio` from the face's grey along a long silhouette (`level`)."""
     top = _bright_run(level)
     if top is not None and top < ALL_FACE * len(level):
-        if length < SIDE_SEEN * found.side and length < SIDE_ASPECT * width:
+        if length < SIDE_SEEN * side and length < SIDE_ASPECT * width:
             return None  # a shaded face (a real die's photo darkens to its edge), no side
-        return None if _another_colour(turned, level, top) else top / width
+        return None if _another_colour(rows_bgr, level, top) else top / width
     # No side seen: where it merges with the table, the top face shows alone, one die side
     # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
-    if length <= FACE_LONG * found.side:
-        return width / found.side
+    if length <= FACE_LONG * side:
+        return width / side
     return None
 
 
@@ -117,18 +133,19 @@ def _another_colour(rows_bgr: np.ndarray, level: np.ndarray, top: int) -> bool:
     return min(turn, 360 - turn) > HUE_TURN
 
 
-def _levels(grey: np.ndarray, width: float) -> np.ndarray:
+def _levels(grey: np.ndarray, width: float, judged: bool = True) -> np.ndarray:
     """The face's grey in each row of `grey` (a die, `width` px across, long axis down the
     rows), pips left out: a side's row of pips can fill most of a row, and a dark die's pips
     are as bright as a light die's side. Pips are light on a dark die and dark on a light
     one: the pips are what a pip-sized opening or closing takes out more of, and it takes
     them out (the grey round the middle does not tell: on a light die leaning, it can be its
     side's). Each row's grey is then its `ROW_PCT` percentile from the face's side: a side's
-    pips, foreshortened, can outlast that and fill half a row."""
+    pips, foreshortened, can outlast that and fill half a row. `judged` False: the pips
+    taken for the other colour than judged (`top_face_ratio` tries both)."""
     pip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(PIP * width)) | 1,) * 2)
     opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN, pip)
     closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, pip)
-    lighter = int(cv2.absdiff(grey, opened).sum()) > int(cv2.absdiff(closed, grey).sum())
+    lighter = (int(cv2.absdiff(grey, opened).sum()) > int(cv2.absdiff(closed, grey).sum())) == judged
     face = opened if lighter else closed
     return np.percentile(face, ROW_PCT if lighter else 100 - ROW_PCT, axis=1)
 
