@@ -1,4 +1,6 @@
 """The stream's settled dice against the last settle's: a die cannot come or go unseen."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from overhead_helpers import SIDE, die, put, table
@@ -426,3 +428,22 @@ def test_a_read_wider_than_a_quarter_of_the_picture_is_no_die_before_the_size_is
     stream._early.append(dice)
     assert [(d.value, d.center) for d in stream._read(picture)] == [(2, (240, 160)),
                                                                     (1, (420, 160))]
+
+
+def test_a_leaning_die_read_flat_at_its_top_and_at_its_side_is_one_die_when_one_is_extra():
+    # issue 34 round 12 (69001 t6): a white two leaning, its side showing a four's pips, read
+    # as a two and a four lying flat 0.9 sides apart (too far for one die read twice); seven
+    # dice read with six in play
+    from zonkcam.vision.leaning import leaning_read_twice as _leaning_read_twice
+
+    image = table(320, 200)
+    put(image, 120, 100, 0, lean=40)
+    put(image, 240, 100, 0)
+    put(image, 240 + SIDE, 100, 0)  # two dice lying side by side
+    top, side_ = die(120, 86, 2), replace(die(120, 118, 4), confidence=0.6)
+    pair = [die(240, 100, 3), die(240 + SIDE, 100, 5)]
+    [one, *rest] = _leaning_read_twice([top, side_, *pair], 1, SIDE, image)
+    assert (one.status, one.value, one.center) == ("cocked", None, top.center) and rest == pair
+    assert _leaning_read_twice([top, side_, *pair], 0, SIDE, image) == [top, side_, *pair]
+    # two dice side by side are two dice, whatever the count says
+    assert _leaning_read_twice(pair, 1, SIDE, image) == pair

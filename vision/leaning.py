@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked, top_face_ratio
 from zonkcam.vision.dice import Die
-from zonkcam.vision.geometry import same_colour
+from zonkcam.vision.geometry import TWICE, same_colour
 from zonkcam.vision.silhouette import silhouette
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
@@ -21,18 +21,43 @@ def sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[f
     return [float(np.hypot(point[0] - d.center[0], point[1] - d.center[1])) / side for d in dice]
 
 
-def leaning_read_twice(dice: list[Die], extra: int, side: float) -> list[Die]:
+def leaning_read_twice(dice: list[Die], extra: int, side: float,
+                       image: np.ndarray | None = None) -> list[Die]:
     """`dice` less up to `extra` dice read flat within `LEAN_REACH` of a die read cocked, of
     its colour (or one of them not named), nearest first: when more dice are read than are in
     play, a die read lying flat at its top face and cocked at its side is one die, leaning:
-    its two reads lie farther apart than one die's two reads when neither is cocked."""
+    its two reads lie farther apart than one die's two reads when neither is cocked. With the
+    `image`, then also a leaning die read flat twice (`top_and_side`)."""
     if extra <= 0:
         return dice
     gaps = sorted((sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
                   for i, d in enumerate(dice) if d.status == "ok"
                   and same_colour(c, d))
     drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
-    return [d for i, d in enumerate(dice) if i not in drop]
+    out = [d for i, d in enumerate(dice) if i not in drop]
+    return out if image is None else top_and_side(out, extra - len(drop), image, side)
+
+
+def top_and_side(dice: list[Die], extra: int, image: np.ndarray, side: float) -> list[Die]:
+    """`dice` with up to `extra` pairs of dice read flat `TWICE`..`LEAN_REACH` sides apart, of
+    one colour, made one die, cocked, when the surer, looked at with the other left out,
+    looks cocked: when more dice are read than are in play, a leaning die's top face and its
+    side (which shows its pips) read as two dice lying flat. Two dice lying side by side make
+    one silhouette too long for one die (`cocked.TWO_DICE_ASPECT`)."""
+    out = list(dice)
+    for _ in range(extra):
+        pair = next(((i, j) for i, a in enumerate(out) for j, b in enumerate(out)
+                     if i != j and a.status == b.status == "ok" and a.confidence >= b.confidence
+                     and same_colour(a, b) and TWICE <= sides_to(a.center, [b], side)[0] < LEAN_REACH
+                     and looks_cocked(image, a.center, side,
+                                      [o.center for k, o in enumerate(out) if k not in (i, j)])),
+                    None)
+        if pair is None:
+            break
+        i, j = pair
+        out[i] = replace(out[i], value=None, status="cocked")
+        del out[j]
+    return out
 
 
 def whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.ndarray,

@@ -358,7 +358,7 @@ class ThrowStream:
             self.motion.set_die_side(self._side, image.shape[1])
         if self.tracker.dice_count is not None:
             missing = self.tracker.dice_count - count_dice(dice)
-            dice = leaning_read_twice(dice, -missing, self._side or die_size(dice))
+            dice = leaning_read_twice(dice, -missing, self._side or die_size(dice), image)
             # a stack forms only when dice are thrown, and a die lying as it lay at the last
             # settle (`_in_place`) was judged then: between a pick-up and a throw dice are
             # missing from the count, and a die by a dark tray's shaded wall passed for a stack
