@@ -18,6 +18,7 @@ LEAST_OF_TYPICAL = 0.5
 # ... and, read unsurely, over this multiple of it: the grain of a table seen at a zoom that
 # shows small dice passes for a die of two or three times their size (issue 36's phone photos).
 MOST_OF_TYPICAL = 2.5
+DIE_SIZE_FLOOR = 0.6  # of the median size of a big still's dice read surely: the least a die is
 
 
 def typical_size(found: Sequence[Candidate], known: float | None, rejects: Judge) -> float | None:
@@ -26,6 +27,17 @@ def typical_size(found: Sequence[Candidate], known: float | None, rejects: Judge
     as a square only at the dice's size)."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
     return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else known
+
+
+def die_size(found: Sequence[Candidate], rejects: Judge, unsure: Judge) -> float | None:
+    """A die's size in a big still, where the proposer boxes a die alone up to twice its size
+    (an 8 MP still's 100-px dice are 10 px in its 320-px view) and touching dice as one: the
+    least of the shorter sides of the boxes of the dice read surely, and `DIE_SIZE_FLOOR` of
+    their median at least (a pip read as a die); from `TYPICAL_SIZE_FROM` such dice, else None."""
+    sides = [min(c.proposal.w, c.proposal.h) for c in found if not rejects(c) and not unsure(c)]
+    if len(sides) < TYPICAL_SIZE_FROM:
+        return None
+    return max(min(sides), DIE_SIZE_FLOOR * float(np.median(sides)))
 
 
 def alike_in_size(found: list[Candidate], rejects: Judge, unsure: Judge, overhead: bool

@@ -5,14 +5,14 @@ Seen small (an 8 MP still's 100-px dice are 10-40 px in the proposer's 320- to 1
 two touching dice make one ridge of heat, and the proposer boxes them as one die up to two dice
 long, centred on one of them or between them; its crop reads one value. Dice at one distance
 from the camera are alike in size, and the proposer boxes a die alone one to one and a half
-times its size there: so the still's die is taken as the smallest of the shorter sides of the
-boxes of the dice read surely (a pair side by side is one die wide), though not under `FLOOR`
-of their median (a pip read as a die). A die whose box is `LONG` times that or more along an
-axis is read again at that size on a grid of places in its box where its dice can lie, in one
-batch; the reads at least `SURE` sure, greedily the surest first, each at least `APART` of a
-die from those taken and from the other dice read, are its dice where two or more are (else it
-stays as read). On a still of 1-3 px apart pairs the second die's best place is often a fifth
-of a die off the box's halves, hence the grid, not the halves alone.
+times its size there: so the still's die is taken as the least of the shorter sides of the
+boxes of the dice read surely (a pair side by side is one die wide), though not under 0.6 of
+their median (a pip read as a die; `die_sizes.die_size`). A die whose box is `LONG` times that
+or more along an axis is read again at that size on a grid of places in its box where its dice
+can lie, in one batch; the reads at least `SURE` sure, greedily the surest first, each at least
+`APART` of a die from those taken and from the other dice read, are its dice where two or more
+are (else it stays as read). On stills of pairs 1-3 px apart the second die's best place is
+often a fifth of a die off the box's halves: hence the grid, not the halves alone.
 
 Only boxes that long are looked at (none on most stills), only in stills over twice the
 proposer's side (on rune55's 640-px audited photos of heaps, where near dice are larger than
@@ -27,50 +27,36 @@ from collections.abc import Callable
 import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.crop_reader import CropReader
+from zonkcam.vision.die_sizes import die_size
 from zonkcam.vision.proposals import Proposal
 
 Judge = Callable[[Candidate], bool]
 
-LONG = 1.25  # a box this many typical dice long (or more) along an axis may hold two or three
+LONG = 1.45  # a box this many typical dice long (or more) along an axis may hold two or three
 SURE = 0.9  # a die read at a place in such a box is one of its dice when read this surely
 APART = 0.8  # typical dice between the centres of two dice taken (touching dice lie one apart)
-QUANTILE = 0.0  # the percentile of the shorter sides of the sure dice's boxes taken as a die's
-FLOOR = 0.6  # of their median: the least a die's size is taken to be
-TYPICAL_FROM = 3  # dice read surely needed for a typical size; fewer: the box's shorter side
-STEP = 0.25  # of a die: the spacing of the places in a long box where its dice are looked for
-STEPS = 7  # places along a side at most
+STEP = 0.35  # of a die: the spacing of the places in a long box where its dice are looked for
+STEPS = 5  # places along a side at most
 MARGIN = 0.35  # of a die: how far beyond the box less half a die a die's centre may lie
 
 
-def typical(found: list[Candidate], rejects: Judge, unsure: Judge) -> float | None:
-    """A die's size in the picture: the `QUANTILE` percentile (the least) of the shorter sides of
-    the boxes of the dice read surely, and `FLOOR` of their median at least; from `TYPICAL_FROM`
-    such dice (else None)."""
-    sides = [min(c.proposal.w, c.proposal.h) for c in found if not rejects(c) and not unsure(c)]
-    if len(sides) < TYPICAL_FROM:
-        return None
-    return max(float(np.percentile(sides, QUANTILE)), FLOOR * float(np.median(sides)))
-
-
 def places(p: Proposal, size: float) -> list[tuple[float, float]]:
-    """Where in the box `p` the centres of dice `size` px across can lie: a grid `STEP` of a die
-    apart (at most `STEPS` a side) over the box shrunk by half a die less `MARGIN` of one on
-    each side (a pair side by side: a row of places along its middle)."""
-    out = []
+    """Where in the box `p` the centres of dice `size` px across can lie: along each axis on
+    which the box is `LONG` dice long, `STEP` of a die apart (at most `STEPS`) over the box
+    shrunk by half a die less `MARGIN` of one at each end; along a short axis, its middle (a
+    pair side by side: a row of places; a pair at a slant: a grid)."""
     axes = []
     for centre, length in ((p.cx, p.w), (p.cy, p.h)):
         reach = max(0.0, length - size) / 2 + MARGIN * size
-        n = min(STEPS, 1 + int(2 * reach / (STEP * size)))
+        n = min(STEPS, 1 + int(2 * reach / (STEP * size))) if length >= LONG * size else 1
         axes.append([centre] if n == 1 else list(np.linspace(centre - reach, centre + reach, n)))
-    for y in axes[1]:
-        out += [(float(x), float(y)) for x in axes[0]]
-    return out
+    return [(float(x), float(y)) for y in axes[1] for x in axes[0]]
 
 
 def parted(reader: CropReader, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
     """`found` with each die boxed `LONG` typical dice long or more that reads as two or three
     dice at the typical size (each at least `SURE` sure, `APART` apart) replaced by them."""
-    size = typical(found, reader.rejects, reader.unsure)
+    size = die_size(found, reader.rejects, reader.unsure)
     long = [i for i, c in enumerate(found) if not reader.rejects(c) and max(c.proposal.w, c.proposal.h)
             >= LONG * (size or min(c.proposal.w, c.proposal.h))]
     if not long:
