@@ -1,6 +1,6 @@
 """Clutter drawn for the face classifier's reject class: things on a table that are not dice.
 
-Printed words and digits, logos and badges (and letter tiles), pens and pencils, wood grain and
+Printed words and digits, logos and badges, pens and pencils, wood grain and
 knots, stitched motifs, coins, buttons and other shapes, each drawn at a die's scale `d` on a
 varied table and cut as the reader cuts a crop round a proposal: a PATCH-sized patch
 (`vision.faces.patch_at`) at about the dice's size, centred on the thing or off it (a part
@@ -29,6 +29,9 @@ CANVAS = 4.6  # the canvas's side in dice: room for a patch of up to 1.45 dice, 
 DIE_PX = (22.0, 90.0)  # the dice's size on the canvas, px
 # streams of their own: training's seed and this entropy, never a clutter_eval seed
 STREAM = 0xC1077E2
+# Letter tiles (a die-sized rounded square with a letter) among the badges: 0.25 in the first
+# candidate, which then rejected dark dice with faint pips (issue 36 round 3); none since.
+TILE_SHARE = 0.0
 
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
@@ -209,7 +212,7 @@ def _outline(shape: str, c: Point, rx: float, ry: float, turn: float) -> np.ndar
 def draw_badge(img: np.ndarray, rng: np.random.Generator, d: float, c: Point) -> None:
     """A logo or badge (round, rounded, hexagon, shield, star; filled; a border), or a letter tile,
     with letters or a digit in it and now and then a ring of small stars or dots."""
-    tile = rng.random() < 0.25  # a letter tile: a rounded square about a die's size, like a die
+    tile = rng.random() < TILE_SHARE  # a letter tile: a rounded square about a die's size, like a die
     rx = d * (rng.uniform(0.4, 0.55) if tile else rng.uniform(0.35, 1.2))
     ry = rx if tile or rng.random() < 0.6 else rx * rng.uniform(0.5, 0.85)
     shape = "rounded" if tile else str(rng.choice(["circle", "rounded", "hexagon", "shield", "star"]))
