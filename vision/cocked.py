@@ -42,6 +42,7 @@ HUE_TURN = 45.0  # degrees of hue between a coloured face and a side of another 
 # and its edges rounded off (the die's side as the stream sizes dice can be too large)
 SIDE_SEEN = 1.1
 SIDE_ASPECT = 1.3
+SHARP = 0.2  # of the step: a top face and its side are two flat greys (a shaded face a slope)
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
 
 
@@ -89,9 +90,35 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     # shows no short top face where the other judgement shows one: a top face short as a
     # cocked die's either way is one.
     grey = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
-    first, second = (_ratio(turned, _levels(grey, width, judged), width, length, found.side)
-                     for judged in (True, False))
-    return second if not _short(first) and _short(second) else first
+    first = _ratio(turned, _levels(grey, width), width, length, found.side)
+    if _short(first):
+        return first
+    # ...but only a silhouette longer than a die (a top face and its side) with its face
+    # stepping sharply to its side (`_sharp_step`): a flat die's lit end is no top face
+    if length < SIDE_SEEN * found.side:
+        return first
+    level = _levels(grey, width, judged=False)
+    second = _ratio(turned, level, width, length, found.side)
+    return second if _short(second) and _sharp_step(level) else first
+
+
+def _sharp_step(level: np.ndarray) -> bool:
+    """Whether `level` (the face's grey along the die, pips left out) steps from a top face
+    to a side: two flat parts, off their medians by `SHARP` of the step on average at most.
+    A real die's photo shaded across its face is a slope, and a closing of a dark die's
+    light pips along a row joins them into a light band, whose edges the shading blurs."""
+    top = _bright_run(level)
+    if top is None:
+        return False
+    n = len(level)
+    rows = np.zeros(n, bool)
+    if level[:top].mean() >= level[n - top:].mean():
+        rows[:top] = True
+    else:
+        rows[n - top:] = True
+    face, side = float(np.median(level[rows])), float(np.median(level[~rows]))
+    off = float(np.abs(level[rows] - face).sum() + np.abs(level[~rows] - side).sum()) / n
+    return off <= SHARP * (face - side)
 
 
 def _short(ratio: float | None) -> bool:
