@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping, Sequence
 import cv2
 import numpy as np
 from zonkcam.vision.candidates import Candidate
-from zonkcam.vision.die_sizes import die_size
 from zonkcam.vision.proposals import Proposal, apart
 from zonkcam.vision.regions import regions
 
@@ -163,10 +162,6 @@ def focus(found: Sequence[Candidate], width: int, height: int, side: int, reject
         return []
     long_side = max(width, height)
     typical = float(np.median([p.size for p in dice]))
-    least = die_size(found, rejects, unsure) if unsure is not None else None
-    # the dice's size as the view before boxed them alone, where that is smaller: seen at ~10
-    # px, a die alone is boxed up to twice its size, and the focus saw it at half the size meant
-    typical = min(typical, least or typical)
     if typical * side / long_side >= FOCUS_FROM * FOCUS_DIE:
         return []
     out = []
