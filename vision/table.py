@@ -138,6 +138,16 @@ def _contour(polygon: Polygon) -> np.ndarray:
 
 FILL_STEP = 4.0  # Lab units (0..255) between neighbouring pixels of one surface, at most
 FILL_WIDTH = 240  # px: the picture's longer side as it is searched
+# Walls the fill may not cross, found on a finer copy (a thin rim shrunk to the search's size is
+# a pixel the median blur erases; a slanted edge shrunk is a ramp of blends, each step small):
+# pixels whose 3x3 neighbourhood spans more than WALL_SPREAD Lab units (at FILL_STEP; or
+# WALL_NOISE times the picture's median span, for a noisy dark picture), in runs at least a
+# WALL_SPECK-th of the picture long. Chosen on simulated dark trays, trays and mats at 640x480 to
+# 1920x1080 with camera noise of 0-16 grey levels (benchmarks/README.md, "calibrate at every size").
+WALL_WIDTH = 720  # px: the finer copy's longer side, at most
+WALL_SPREAD = 12.0
+WALL_NOISE = 3.0
+WALL_SPECK = 24
 _BRIGHTEN = np.round(255 * (np.arange(256) / 255) ** 0.5).astype(np.uint8)
 
 
@@ -166,27 +176,51 @@ def _found_region(image: np.ndarray, step: float) -> Polygon:
             for x, y in approx.reshape(-1, 2)]
 
 
-def _fill(image: np.ndarray, step: float) -> tuple[np.ndarray, float]:
-    """The surface reached from the centre (`find_table`) as a mask of the shrunk picture,
-    and the shrink factor."""
+def _lab(image: np.ndarray, width: int) -> tuple[np.ndarray, float]:
+    """The picture shrunk to `width` on its longer side, brightened (gamma 1/2: steps between
+    dark greys count as those between light ones, so a black wall beside a floor in its shade,
+    grey 18 and 4, is an edge), in Lab, median-blurred; and the shrink factor."""
     h, w = image.shape[:2]
-    scale = FILL_WIDTH / max(h, w)
+    scale = width / max(h, w)
     small = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    # brightened (gamma 1/2) so that steps between dark greys count as those between light
-    # ones: a black wall beside a floor in its shade (grey 18 and 4) is an edge
-    lab = cv2.medianBlur(cv2.cvtColor(cv2.LUT(small, _BRIGHTEN), cv2.COLOR_BGR2LAB), 3)
+    return cv2.medianBlur(cv2.cvtColor(cv2.LUT(small, _BRIGHTEN), cv2.COLOR_BGR2LAB), 3), scale
+
+
+def _walls(image: np.ndarray, step: float, shape: tuple[int, int]) -> np.ndarray:
+    """Where the fill of `step` may not go, on the search's grid of `shape` (h, w): edges seen
+    on a finer copy of the picture (`WALL_WIDTH`), specks left out."""
+    fine, _ = _lab(image, max(FILL_WIDTH, min(WALL_WIDTH, max(image.shape[:2]))))
+    k = np.ones((3, 3), np.uint8)
+    spread = (cv2.dilate(fine, k).astype(np.int16) - cv2.erode(fine, k)).max(axis=2)
+    limit = max(WALL_SPREAD, WALL_NOISE * float(np.median(spread))) * step / FILL_STEP
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((spread > limit).astype(np.uint8))
+    long = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) \
+        >= max(fine.shape[:2]) / WALL_SPECK
+    long[0] = False  # the background
+    walls = long[labels].astype(np.float32)
+    # a cell of the search's grid a fifth covered by a wall is one
+    return cv2.resize(walls, (shape[1], shape[0]), interpolation=cv2.INTER_AREA) > 0.2
+
+
+def _fill(image: np.ndarray, step: float) -> tuple[np.ndarray, float]:
+    """The surface reached from the centre (`find_table`) as a mask of the shrunk picture,
+    and the shrink factor."""
+    lab, scale = _lab(image, FILL_WIDTH)
     sh, sw = lab.shape[:2]
     # start where the central patch shows its median colour: dice cover a minority of it
     patch = lab[sh * 3 // 8: sh * 5 // 8, sw * 3 // 8: sw * 5 // 8].astype(np.float32)
     far = np.linalg.norm(patch - np.median(patch.reshape(-1, 3), axis=0), axis=2)
     py, px = np.unravel_index(int(np.argmin(far)), far.shape)
+    seed = (sw * 3 // 8 + int(px), sh * 3 // 8 + int(py))
     mask = np.zeros((sh + 2, sw + 2), np.uint8)
-    cv2.floodFill(lab, mask, (sw * 3 // 8 + int(px), sh * 3 // 8 + int(py)), 0,
-                  (step,) * 3, (step,) * 3, 8 | cv2.FLOODFILL_MASK_ONLY | (1 << 8))
-    region = mask[1:-1, 1:-1]
+    mask[1:-1, 1:-1][_walls(image, step, (sh, sw))] = 1  # floodFill goes nowhere marked
+    mask[seed[1] + 1, seed[0] + 1] = 0
+    cv2.floodFill(lab, mask, seed, 0, (step,) * 3, (step,) * 3,
+                  8 | cv2.FLOODFILL_MASK_ONLY | (2 << 8))
+    region = (mask[1:-1, 1:-1] == 2).astype(np.uint8)
     k = max(3, round(min(sh, sw) / 20)) | 1  # close over pips and specks of felt
     closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k)))
@@ -246,7 +280,9 @@ def region_warnings(polygon: Polygon, frame_size: tuple[int, int],
 
 
 def _frame_sides(polygon: Polygon, w: int, h: int, reach: int = 2) -> int:
-    """On how many of the frame's four sides `polygon` has a corner (within `reach` px)."""
+    """On how many of the frame's four sides `polygon` has a corner (within `reach` px, or a
+    pixel of the search's grid, which a region found by `find_table` is drawn on)."""
+    reach = max(reach, math.ceil(max(w, h) / FILL_WIDTH) + 1)
     xs, ys = (np.asarray(v) for v in zip(*polygon, strict=True))
     return int((xs <= reach).any()) + int((xs >= w - 1 - reach).any()) + \
         int((ys <= reach).any()) + int((ys >= h - 1 - reach).any())
