@@ -59,7 +59,7 @@ class Reported:
         return self.line
 
 
-def audited_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
+def audited_crops(seed: int, die_px: int) -> dict[int, list[np.ndarray]] | None:
     """Die faces of the audited held-out photos' legible dice only (labels corrected): a face no
     one can read, or one labelled wrong, scores the reader against a wrong truth."""
     root = datasets_root() / "rune55"
@@ -67,7 +67,7 @@ def audited_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
         return None
     items = audited_heldout(root)
     return load_rune55_crops(root, np.random.default_rng(seed), images=[it.image for it in items],
-                             min_side=FACE_OVERSIZE * SimConfig().die_px,
+                             min_side=FACE_OVERSIZE * die_px,
                              labels={it.image: it.dice for it in items})
 
 
@@ -102,16 +102,23 @@ def main() -> int:
     ap.add_argument("--faces", choices=("heldout", "audited"), default="heldout",
                     help="rune55 held-out faces as labelled (live_eval's), or the audited photos' legible "
                          "dice only")
+    ap.add_argument("--size", default="640x480", help="frame width x height (default: 640x480)")
+    ap.add_argument("--fps", type=float, default=30.0)
+    ap.add_argument("--die-px", type=int, default=34, help="a die's side in pixels (default: 34)")
     ap.add_argument("--keep", metavar="DIR", help="keep the videos, tables and replays here")
     args = ap.parse_args()
 
+    width, height = (int(v) for v in args.size.lower().split("x"))
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="cli_path_"))
     folder.mkdir(parents=True, exist_ok=True)
-    crops = held_out_crops(args.first_seed) if args.faces == "heldout" else audited_crops(args.first_seed)
+    crops = held_out_crops(args.first_seed) if args.faces == "heldout" else \
+        audited_crops(args.first_seed, args.die_px)
     totals = {"no table": Score(), "calibrated table": Score()}
     regions = []
     for seed in range(args.first_seed, args.first_seed + args.games):
-        sim = Simulation(unkind(SimConfig(seed=seed, throws=args.throws)), crops=crops)
+        config = SimConfig(seed=seed, throws=args.throws, width=width, height=height, fps=args.fps,
+                           die_px=args.die_px)
+        sim = Simulation(unkind(config), crops=crops)
         video = folder / f"game{seed}.mp4"
         sim.write_video(video)
         sim.write_truth(folder / f"game{seed}.truth.json")
@@ -137,6 +144,7 @@ def main() -> int:
               + "".join(f"\n    {w}" for w in warnings), file=sys.stderr)
     print(json.dumps({
         "seeds": [args.first_seed, args.first_seed + args.games - 1], "throws": args.throws,
+        "frames": f"{width}x{height} at {args.fps:g} fps, dice {args.die_px} px",
         "dice": f"rune55 {args.faces} faces" if crops else "drawn", "folder": str(folder),
         "calibrate": [{"seed": s, "iou": round(o, 3), "warnings": len(w)} for s, o, w in regions],
         **{name: total.to_json() for name, total in totals.items()}}, indent=1))
