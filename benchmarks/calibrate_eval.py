@@ -14,19 +14,12 @@ import argparse
 import json
 from collections import defaultdict
 
-import cv2
 import numpy as np
+from cli_path_eval import iou
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 from zonkcam.vision.table import find_table, region_warnings
 
 SIZES = {"640x480": (640, 480, 34), "1280x720": (1280, 720, 56), "1920x1080": (1920, 1080, 80)}
-
-
-def iou(a: list, b: list, w: int, h: int) -> float:
-    ma, mb = np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8)
-    cv2.fillPoly(ma, [np.int32(a)], 1)
-    cv2.fillPoly(mb, [np.int32(b)], 1)
-    return float((ma & mb).sum() / max(1, (ma | mb).sum()))
 
 
 def main() -> int:
@@ -50,7 +43,7 @@ def main() -> int:
                     frame = np.clip(frame + noise, 0, 255).astype(np.uint8)
                 found = find_table(frame)
                 cases.append({"seed": seed, "surface": surface, "size": size,
-                              "iou": round(iou(found, sim.truth["table"]["polygon"], w, h), 3),
+                              "iou": round(iou(found, sim.truth["table"]["polygon"], (w, h)), 3),
                               "warnings": region_warnings(found, (w, h), frame)})
     groups = defaultdict(list)
     for case in cases:
