@@ -3,7 +3,7 @@ die filling the picture.
 
     python benchmarks/scale_eval.py [--split tune|heldout|audited] [--limit N] [--seed S]
                                     [--proxies as-is,phone,tiny,touching,close-up]
-                                    [--proxies pi-tray,pi-drawn]
+                                    [--proxies pi-tray,pi-drawn] [--compare]
 
 Proxies made from rune55's photo groups (tune on `tune`, report `heldout`, or `audited`: the
 held-out photos whose labels were audited by eye, where illegible dice are pasted with the others
@@ -25,7 +25,8 @@ and not counted either way, so that the figures measure the reader rather than r
 - `pi-drawn` (not in the default set): the same stills with dice drawn by `vision.sim.drawn`.
 
 Prints precision / recall / value accuracy / exact-image rate, the read time and the median of
-read ÷ decode (each picture's JPEG decoded in the same run) per proxy.
+read ÷ decode (each picture's JPEG decoded in the same run) per proxy; `--compare`: also for the
+reader without touching dice parted (`vision.touching`), on the same pictures.
 Needs ../shared/datasets/rune55 (or ZONKCAM_DATASETS).
 """
 from __future__ import annotations
@@ -238,6 +239,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--proxies", default="as-is,phone,tiny,touching,close-up")
     ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
+    ap.add_argument("--compare", action="store_true",
+                    help="also read each picture without touching dice parted (`vision.touching`, "
+                         "issue 36 round 3): rows 'PROXY, unparted'")
     args = ap.parse_args()
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").is_file():
@@ -257,6 +261,12 @@ def main() -> int:
         return 2
     pool = cut_pool(items) if "pi-tray" in proxies else []
     tallies = {p: Tally() for p in proxies}
+    readers = [("", reader)]
+    if args.compare:
+        unparted = Reader(args.model)
+        unparted.part_touching = False
+        readers.append((", unparted", unparted))
+        tallies.update({p + ", unparted": Tally() for p in proxies})
     progress = Progress(len(items), "scale_eval", unit="photo")
     for item in items:
         progress.step()
@@ -281,11 +291,13 @@ def main() -> int:
                 encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
                 t0 = time.perf_counter()
                 cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-                tallies[proxy].decode_ms.append((time.perf_counter() - t0) * 1000)
-                reading = reader.read(picture)
-                tallies[proxy].read_ms.append(reading.elapsed_ms)
-                tallies[proxy].add(reading.dice, labels, reading.width, reading.height,
-                                   ignore=ignored)
+                decode_ms = (time.perf_counter() - t0) * 1000
+                for suffix, one in readers:
+                    tally = tallies[proxy + suffix]
+                    tally.decode_ms.append(decode_ms)
+                    reading = one.read(picture)
+                    tally.read_ms.append(reading.elapsed_ms)
+                    tally.add(reading.dice, labels, reading.width, reading.height, ignore=ignored)
     progress.close()
     print(f"rune55 {args.split} groups, {len(items)} photos, seed {args.seed}")
     print("| proxy | pictures | dice | precision | recall | value acc. | exact | read ms median "

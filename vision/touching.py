@@ -16,7 +16,7 @@ often a fifth of a die off the box's halves: hence the grid, not the halves alon
 
 Only boxes that long are looked at (none on most stills), only in stills over twice the
 proposer's side (on rune55's 640-px audited photos of heaps, where near dice are larger than
-far ones, it took a near die for two: precision .9837 -> .9807), and only where the caller does
+far ones, it made 3 false dice: precision .9837 -> .9807), and only where the caller does
 not know the dice's size (the live stream's reader has its own, `vision.missed`).
 """
 from __future__ import annotations
