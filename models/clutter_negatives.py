@@ -366,29 +366,10 @@ def draw_wood(img: np.ndarray, rng: np.random.Generator, d: float, c: Point) -> 
         tone = img[int(np.clip(ky, 0, side - 1)), int(np.clip(kx, 0, side - 1))].astype(np.float32)
         axes = (max(1, round(r * stretch)), max(1, round(r)))
         angle = math.degrees(a)
-        cv2.ellipse(
-            img,
-            (round(kx), round(ky)),
-            axes,
-            angle,
-            0,
-            360,
-            _scaled(tone, rng.uniform(0.55, 0.85)),
-            -1,
-            cv2.LINE_AA,
-        )
         core = (max(1, round(0.5 * axes[0])), max(1, round(0.5 * axes[1])))
-        cv2.ellipse(
-            img,
-            (round(kx), round(ky)),
-            core,
-            angle,
-            0,
-            360,
-            _scaled(tone, rng.uniform(0.2, 0.5)),
-            -1,
-            cv2.LINE_AA,
-        )
+        for ring, (lo, hi) in ((axes, (0.55, 0.85)), (core, (0.2, 0.5))):  # the knot, its darker core
+            cv2.ellipse(img, (round(kx), round(ky)), ring, angle, 0, 360, _scaled(tone, rng.uniform(lo, hi)),
+                        -1, cv2.LINE_AA)
 
 
 # ---------------------------------------------------------------- stitches, coins, buttons, shapes
