@@ -209,6 +209,15 @@ def _outline(shape: str, c: Point, rx: float, ry: float, turn: float) -> np.ndar
     return np.stack([c[0] + rx * (ca * x - sa * y), c[1] + ry * (sa * x + ca * y)], 1)
 
 
+def _ring_of_dots(img: np.ndarray, centre: tuple[float, float], radii: tuple[float, float], count: int,
+                  start: float, dot: float, colour: tuple[float, ...]) -> None:
+    """`count` dots of radius `dot` round an ellipse of `radii`, the first at angle `start`."""
+    for k in range(count):
+        a = start + 2 * math.pi * k / count
+        at = (round(centre[0] + radii[0] * math.cos(a)), round(centre[1] + radii[1] * math.sin(a)))
+        cv2.circle(img, at, max(1, round(dot)), colour, -1, cv2.LINE_AA)
+
+
 def draw_badge(img: np.ndarray, rng: np.random.Generator, d: float, c: Point) -> None:
     """A logo or badge (round, rounded, hexagon, shield, star; filled; a border), or a letter tile,
     with letters or a digit in it and now and then a ring of small stars or dots."""
@@ -229,16 +238,7 @@ def draw_badge(img: np.ndarray, rng: np.random.Generator, d: float, c: Point) ->
         _put(img, str(int(rng.integers(1, 11))), (c[0] + 0.6 * rx, c[1] + 0.6 * ry), 0.22 * rx, ink, rng)
     if not tile and rng.random() < 0.4:
         k0, a0 = int(rng.integers(3, 13)), rng.uniform(0, 2 * math.pi)
-        for k in range(k0):
-            a = a0 + 2 * math.pi * k / k0
-            cv2.circle(
-                img,
-                (round(c[0] + 0.7 * rx * math.cos(a)), round(c[1] + 0.7 * ry * math.sin(a))),
-                max(1, round(0.05 * d)),
-                ink,
-                -1,
-                cv2.LINE_AA,
-            )
+        _ring_of_dots(img, c, (0.7 * rx, 0.7 * ry), k0, a0, 0.05 * d, ink)
 
 
 # ---------------------------------------------------------------- pens, wood
@@ -526,17 +526,7 @@ def draw_coin(img: np.ndarray, rng: np.random.Generator, d: float, c: Point) -> 
         elif face < 0.8:
             _polygon(img, _outline("star", at, 0.45 * r, 0.45 * r, rng.uniform(0, 1)), emboss)
         else:
-            n = int(rng.integers(8, 16))
-            for j in range(n):
-                a = 2 * math.pi * j / n
-                cv2.circle(
-                    img,
-                    (round(at[0] + 0.7 * r * math.cos(a)), round(at[1] + 0.7 * r * math.sin(a))),
-                    max(1, round(0.06 * r)),
-                    emboss,
-                    -1,
-                    cv2.LINE_AA,
-                )
+            _ring_of_dots(img, at, (0.7 * r, 0.7 * r), int(rng.integers(8, 16)), 0.0, 0.06 * r, emboss)
 
 
 def draw_button(img: np.ndarray, rng: np.random.Generator, d: float, c: Point) -> None:
