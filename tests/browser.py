@@ -27,6 +27,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def until(check, timeout: float = 120, every: float = 0.3):
+    """`check()`'s first truthy value, asked every `every` s; AssertionError after `timeout`.
+    (Playwright's wait_for_function takes a synchronous predicate only: one that fetches
+    returns a Promise, truthy at once, and the wait is no wait.)"""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if found := check():
+            return found
+        time.sleep(every)
+    raise AssertionError(f"not within {timeout} s")
+
+
 def wait_for(url: str, process: subprocess.Popen, timeout: float = 60) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -5,7 +5,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser import free_port, server
+from browser import free_port, server, until
 
 FAKE = str(Path(__file__).with_name("fake_kiosk.py"))
 
@@ -66,8 +66,8 @@ def test_tapping_a_die_on_the_still_sends_a_correction(browser, kiosk):
     page.wait_for_selector("#still[open] #boxes rect")
     page.click("#boxes rect >> nth=3", force=True)
     page.click("#values button:text('5')")
-    page.wait_for_function("() => fetch('/api/state').then(r => r.json()).then(s => s.corrections.length)")
-    assert state(kiosk)["corrections"] == [{"action": "correct", "die": 3, "value": 5, "throw": "12"}]
+    assert until(lambda: state(kiosk)["corrections"], timeout=30, every=0.1) == \
+        [{"action": "correct", "die": 3, "value": 5, "throw": "12"}]
 
 
 def test_evidence_image_opens_from_the_sheet(browser, kiosk):

@@ -7,7 +7,7 @@ import time
 import urllib.request
 
 import pytest
-from browser import free_port, server
+from browser import free_port, server, until
 from playwright.sync_api import Error as PlaywrightError
 from zonkcam.models.registry import shipped_model
 
@@ -86,15 +86,6 @@ def test_random_kills_lose_no_action_answered_ok(tmp_path):
 def db_lines(path):
     with sqlite3.connect(path) as db:
         return [r[0] for r in db.execute("SELECT line FROM actions ORDER BY seq")]
-
-
-def until(check, timeout=120, every=0.3):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if found := check():
-            return found
-        time.sleep(every)
-    raise AssertionError(f"not within {timeout} s")
 
 
 def test_the_scorekeeper_corrects_a_die_banks_calls_a_foul_and_opens_the_evidence(browser, tmp_path):

@@ -10,7 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser import free_port, server
+from browser import free_port, server, until
 
 FAKE = str(Path(__file__).with_name("fake_kiosk.py"))
 TAP = 44  # px, the smallest control a finger hits reliably
@@ -111,9 +111,8 @@ def post(page, action):
 
 
 def wait_actions(page, url, expected):
-    page.wait_for_function("(n) => fetch('/api/state').then(r => r.json()).then(s => s.actions.length >= n)",
-                           arg=len(expected))
-    assert state(url)["actions"] == expected
+    assert until(lambda: len(actions := state(url)["actions"]) >= len(expected) and actions,
+                 timeout=30, every=0.1) == expected
 
 
 def check_controls(page, root="body"):
