@@ -291,3 +291,20 @@ def test_a_leaning_die_whose_pips_are_misjudged_is_still_cocked(angle, monkeypat
     flat = table()
     put(flat, 120, 100, angle)
     assert cocked.mark_cocked(flat, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+@pytest.mark.parametrize(("color", "angle"), [("white", 103), ("white", 283), ("red", 103)])
+def test_a_flat_die_that_a_leaning_dies_side_covers_askew_stays_flat(color, angle):
+    # issue 34 round 13 (70002 t4, 70004 t10): a die leans with its side over the near edge
+    # of a one lying flat, turned 30° to it; read at its top face, each die's silhouette
+    # took the same side, a short bright part and a darker one: both were called cocked.
+    # The side meets the leaning die's top face square and crosses the flat die's face askew.
+    sim = Simulation(SimConfig(seed=2, throws=1))
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    s = sim.size
+    flat = (x + 0.95 * s, y + 0.09 * s)
+    image = sim.render(0, Frame([SimDie(1, color, *flat, 73, "ok"),
+                                 SimDie(4, color, x, y, angle, "cocked", side=1)]))
+    reads = [die(*flat, 1), die(x - 0.17 * s, y, 4)]  # the leaning die read at its top face
+    marked = mark_cocked(image, reads, s)
+    assert [(d.status, d.value) for d in marked] == [("ok", 1), ("cocked", None)]

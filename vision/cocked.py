@@ -44,6 +44,8 @@ SIDE_SEEN = 1.1
 SIDE_ASPECT = 1.3
 SHARP = 0.2  # of the step: a top face and its side are two flat greys (a shaded face a slope)
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
+LEANS_ON = 1.2  # die sides from a leaning die's top face that its side reaches (`leaning.LEAN_REACH`)
+SLANT = 0.25  # rows per column (14°): a side meeting the top face more askew is another die's
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -57,6 +59,33 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     table, or the darker part is another die's). `others`: the centres of the other dice; a
     touching die is cut off where it is nearer its centre, but for what looks like this die's
     side (`silhouette`'s `sides`; False: cut off at halfway all the same)."""
+    long = _long_silhouette(image_bgr, center, side, others, sides)
+    if not isinstance(long, tuple):
+        return long
+    turned, width, length, die = long
+    # The pips' colour is judged first by what takes out more (`_levels`); on a light die
+    # with large pips an opening takes as much of the face between them, and the face's grey
+    # shows no short top face where the other judgement shows one: a top face short as a
+    # cocked die's either way is one.
+    grey = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
+    first = _ratio(turned, _levels(grey, width), width, length, die)
+    if _short(first):
+        return first
+    # ...but only a silhouette longer than a die (a top face and its side) with its face
+    # stepping sharply to its side (`_sharp_step`): a flat die's lit end is no top face
+    if length < SIDE_SEEN * die:
+        return first
+    level = _levels(grey, width, judged=False)
+    second = _ratio(turned, level, width, length, die)
+    return second if _short(second) and _sharp_step(level) else first
+
+
+def _long_silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+                     others: Sequence[tuple[float, float]], sides: bool
+                     ) -> tuple[np.ndarray, float, float, float] | float | None:
+    """The die's silhouette turned so its long axis runs down the rows (BGR, `0.7` of its
+    width across), its width and length and the die's side (patch pixels), when it is long;
+    else what `top_face_ratio` says: 1.0 (square) or None (a piece of a die, two dice)."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
     # then measure it centred in the narrower one, at a finer scale.
     found = silhouette(image_bgr, center, side, others, FIND_WINDOW, sides, lighter=True,
@@ -73,8 +102,8 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
         return None  # a piece of a die, or two dice
     if length < LONG_ASPECT * width:
         return 1.0
-    # Turn the silhouette so its long axis runs down the rows, then follow the face's grey
-    # along it (`_levels`).
+    # Turn the silhouette so its long axis runs down the rows (the face's grey is followed
+    # along it: `_levels`).
     turn = angle + (90 if bw > bh else 0)
     r = np.asarray(cv2.getRotationMatrix2D((bx, by), turn, 1.0), np.float64)
     r[:, 2] += (PATCH / 2 - bx, PATCH / 2 - by)
@@ -85,21 +114,28 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     turned = turned[c - half_l:c + half_l, c - half_w:c + half_w]
     if turned.size == 0:
         return None
-    # The pips' colour is judged first by what takes out more (`_levels`); on a light die
-    # with large pips an opening takes as much of the face between them, and the face's grey
-    # shows no short top face where the other judgement shows one: a top face short as a
-    # cocked die's either way is one.
+    return turned, width, length, found.side
+
+
+def side_slant(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+               others: Sequence[tuple[float, float]] = ()) -> float | None:
+    """How far the step from the die's bright part to its darker part slants across its
+    long silhouette: rows of difference between its two halves' steps per column between
+    them; None when the silhouette is not long or shows no step. A leaning die's side
+    meets its top face along the face's edge, square across the silhouette (about 0); the
+    side of another die leaning over a die lying flat crosses its face askew."""
+    long = _long_silhouette(image_bgr, center, side, others, True)
+    if not isinstance(long, tuple):
+        return None
+    turned, width, _, _ = long
     grey = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
-    first = _ratio(turned, _levels(grey, width), width, length, found.side)
-    if _short(first):
-        return first
-    # ...but only a silhouette longer than a die (a top face and its side) with its face
-    # stepping sharply to its side (`_sharp_step`): a flat die's lit end is no top face
-    if length < SIDE_SEEN * found.side:
-        return first
-    level = _levels(grey, width, judged=False)
-    second = _ratio(turned, level, width, length, found.side)
-    return second if _short(second) and _sharp_step(level) else first
+    half = grey.shape[1] // 2
+    steps = [_bright_run(_levels(grey, width, cols=cols))
+             for cols in (slice(None, half), slice(half, None))]
+    a, b = steps
+    if a is None or b is None or half == 0:
+        return None
+    return abs(a - b) / half
 
 
 def _sharp_step(level: np.ndarray) -> bool:
@@ -160,7 +196,8 @@ def _another_colour(rows_bgr: np.ndarray, level: np.ndarray, top: int) -> bool:
     return min(turn, 360 - turn) > HUE_TURN
 
 
-def _levels(grey: np.ndarray, width: float, judged: bool = True) -> np.ndarray:
+def _levels(grey: np.ndarray, width: float, judged: bool = True, cols: slice = slice(None)
+            ) -> np.ndarray:
     """The face's grey in each row of `grey` (a die, `width` px across, long axis down the
     rows), pips left out: a side's row of pips can fill most of a row, and a dark die's pips
     are as bright as a light die's side. Pips are light on a dark die and dark on a light
@@ -168,13 +205,14 @@ def _levels(grey: np.ndarray, width: float, judged: bool = True) -> np.ndarray:
     them out (the grey round the middle does not tell: on a light die leaning, it can be its
     side's). Each row's grey is then its `ROW_PCT` percentile from the face's side: a side's
     pips, foreshortened, can outlast that and fill half a row. `judged` False: the pips
-    taken for the other colour than judged (`top_face_ratio` tries both)."""
+    taken for the other colour than judged (`top_face_ratio` tries both). `cols`: the
+    columns followed (the pips judged on the whole)."""
     pip = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, round(PIP * width)) | 1,) * 2)
     opened = cv2.morphologyEx(grey, cv2.MORPH_OPEN, pip)
     closed = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, pip)
     lighter = (int(cv2.absdiff(grey, opened).sum()) > int(cv2.absdiff(closed, grey).sum())) == judged
     face = opened if lighter else closed
-    return np.percentile(face, ROW_PCT if lighter else 100 - ROW_PCT, axis=1)
+    return np.percentile(face[:, cols], ROW_PCT if lighter else 100 - ROW_PCT, axis=1)
 
 
 def _bright_run(level: np.ndarray) -> int | None:
@@ -204,10 +242,12 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
     leaning die's side read as a die of its own cuts the silhouette halfway and leaves the
     top face square (a white die's darkened side is read as a die under a side from its top
     face). If together they look
-    cocked, both reads are marked cocked: `mark_geometry` then keeps the surer as the die."""
+    cocked, both reads are marked cocked: `mark_geometry` then keeps the surer as the die.
+    Of two dice read cocked within `LEANS_ON`, one may lie flat (`_one_leaning`)."""
     flat = [d.status in ("ok", "unreadable") for d in dice]
     cocked = [f and looks_cocked(image_bgr, d.center, side, _centres(dice, {i}))
               for i, (d, f) in enumerate(zip(dice, flat, strict=True))]
+    _one_leaning(image_bgr, dice, side, cocked)
     sides: set[int] = set()
     for i, d in enumerate(dice):
         if not flat[i] or cocked[i]:
@@ -220,6 +260,27 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
             sides |= twins
     return [replace(d, value=None, status="cocked") if cocked[i] or i in sides else d
             for i, d in enumerate(dice)]
+
+
+def _one_leaning(image_bgr: np.ndarray, dice: list[Die], side: float, cocked: list[bool]) -> None:
+    """Un-mark in `cocked` a die lying flat that another die leans over: the two are read
+    `LEANS_ON` apart at most, both look cocked (the leaning die's side covers the flat
+    die's near edge, so each shows a short bright part and the same darker part), and the
+    side meets the leaning die's top face square (`side_slant` at most `SLANT`) and crosses
+    the flat die's face askew (or not across it all)."""
+    slants: dict[int, float | None] = {}
+
+    def square(i: int) -> bool:
+        if i not in slants:
+            slants[i] = side_slant(image_bgr, dice[i].center, side, _centres(dice, {i}))
+        s = slants[i]
+        return s is not None and s <= SLANT
+
+    for i, j in [(i, j) for i in range(len(dice)) for j in range(len(dice))
+                 if i != j and cocked[i] and cocked[j]
+                 and math.dist(dice[i].center, dice[j].center) < LEANS_ON * side]:
+        if cocked[i] and cocked[j] and square(j) and not square(i):
+            cocked[i] = False
 
 
 def _centres(dice: list[Die], leave_out: set[int]) -> list[tuple[float, float]]:
