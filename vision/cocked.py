@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH
-from zonkcam.vision.geometry import STACKED, TWICE
+from zonkcam.vision.geometry import LEAN_REACH, STACKED, TWICE
 from zonkcam.vision.silhouette import silhouette
 
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
@@ -44,7 +44,6 @@ SIDE_SEEN = 1.1
 SIDE_ASPECT = 1.3
 SHARP = 0.2  # of the step: a top face and its side are two flat greys (a shaded face a slope)
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
-LEANS_ON = 1.2  # die sides from a leaning die's top face that its side reaches (`leaning.LEAN_REACH`)
 SLANT = 0.25  # rows per column (14°): a side meeting the top face more askew is another die's
 
 
@@ -243,7 +242,7 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
     top face square (a white die's darkened side is read as a die under a side from its top
     face). If together they look
     cocked, both reads are marked cocked: `mark_geometry` then keeps the surer as the die.
-    Of two dice read cocked within `LEANS_ON`, one may lie flat (`_one_leaning`)."""
+    Of two dice read cocked within `LEAN_REACH`, one may lie flat (`_one_leaning`)."""
     flat = [d.status in ("ok", "unreadable") for d in dice]
     cocked = [f and looks_cocked(image_bgr, d.center, side, _centres(dice, {i}))
               for i, (d, f) in enumerate(zip(dice, flat, strict=True))]
@@ -264,7 +263,7 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
 
 def _one_leaning(image_bgr: np.ndarray, dice: list[Die], side: float, cocked: list[bool]) -> None:
     """Un-mark in `cocked` a die lying flat that another die leans over: the two are read
-    `LEANS_ON` apart at most, both look cocked (the leaning die's side covers the flat
+    `LEAN_REACH` apart at most, both look cocked (the leaning die's side covers the flat
     die's near edge, so each shows a short bright part and the same darker part), and the
     side meets the leaning die's top face square (`side_slant` at most `SLANT`) and crosses
     the flat die's face askew (or not across it all)."""
@@ -276,9 +275,9 @@ def _one_leaning(image_bgr: np.ndarray, dice: list[Die], side: float, cocked: li
         s = slants[i]
         return s is not None and s <= SLANT
 
-    for i, j in [(i, j) for i in range(len(dice)) for j in range(len(dice))
-                 if i != j and cocked[i] and cocked[j]
-                 and math.dist(dice[i].center, dice[j].center) < LEANS_ON * side]:
+    near = [(i, j) for i in range(len(dice)) for j in range(len(dice))
+            if i != j and math.dist(dice[i].center, dice[j].center) < LEAN_REACH * side]
+    for i, j in near:  # `cocked` as it stands: a die put back flat leans on no other
         if cocked[i] and cocked[j] and square(j) and not square(i):
             cocked[i] = False
 

@@ -18,6 +18,7 @@ from zonkcam.vision.table import TableConfig, inside
 
 STACKED = 0.6  # die sizes between the centres of a die and the one it rests on, at most
 TWICE = 0.85  # die sizes between two reads of one die, at most (dice side by side: 1)
+LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
 EDGE_SLACK = 0.15  # of a side: how far a die's face may seem to cross the table's edge
 WIDEST = 4.0  # die sides: a read whose box is wider is no die (a stack's top die proposed
 # with the die below is up to 3 wide)

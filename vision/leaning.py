@@ -8,11 +8,10 @@ from dataclasses import replace
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked, top_face_ratio
 from zonkcam.vision.dice import Die
-from zonkcam.vision.geometry import TWICE, same_colour
+from zonkcam.vision.geometry import LEAN_REACH, TWICE, same_colour
 from zonkcam.vision.silhouette import silhouette
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
-LEAN_REACH = 1.2  # die sides from where a cocked die is read (its top face) that its side reaches
 WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
 
 

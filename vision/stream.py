@@ -35,10 +35,9 @@ import numpy as np
 from zonkcam.vision.changed_spots import changed_spots
 from zonkcam.vision.cocked import looks_cocked, mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
-from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
+from zonkcam.vision.geometry import LEAN_REACH, TWICE, count_dice, die_size, mark_geometry
 from zonkcam.vision.leaning import (
     APART,
-    LEAN_REACH,
     cocked_beside,
     flat_apart,
     leaning_read_twice,
