@@ -30,6 +30,8 @@ def main() -> int:
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument("--json", metavar="FILE", help="write every case here")
     args = ap.parse_args()
+    if unknown := set(args.sizes.split(",")) - set(SIZES):
+        ap.error(f"--sizes: {', '.join(sorted(unknown))} not among {', '.join(SIZES)}")
     cases = []
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         for surface in ("dark", "tray", "mat"):

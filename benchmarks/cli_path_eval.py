@@ -71,6 +71,17 @@ def audited_crops(seed: int, die_px: int) -> dict[int, list[np.ndarray]] | None:
                              labels={it.image: it.dice for it in items})
 
 
+def frame_size(text: str) -> tuple[int, int]:
+    """WIDTHxHEIGHT, each 64..4096 px."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT: {text!r}") from None
+    if not (64 <= w <= 4096 and 64 <= h <= 4096):
+        raise argparse.ArgumentTypeError(f"{text}: each side 64 to 4096 px")
+    return w, h
+
+
 def run(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([*ZONKCAM, *argv], capture_output=True, text=True, timeout=3600)
 
@@ -102,13 +113,13 @@ def main() -> int:
     ap.add_argument("--faces", choices=("heldout", "audited"), default="heldout",
                     help="rune55 held-out faces as labelled (live_eval's), or the audited photos' legible "
                          "dice only")
-    ap.add_argument("--size", default="640x480", help="frame width x height (default: 640x480)")
+    ap.add_argument("--size", type=frame_size, default=(640, 480), help="WIDTHxHEIGHT (default: 640x480)")
     ap.add_argument("--fps", type=float, default=30.0)
     ap.add_argument("--die-px", type=int, default=34, help="a die's side in pixels (default: 34)")
     ap.add_argument("--keep", metavar="DIR", help="keep the videos, tables and replays here")
     args = ap.parse_args()
 
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    width, height = args.size
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="cli_path_"))
     folder.mkdir(parents=True, exist_ok=True)
     crops = held_out_crops(args.first_seed) if args.faces == "heldout" else \
