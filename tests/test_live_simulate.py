@@ -206,3 +206,20 @@ def test_a_leaning_die_shows_one_of_the_four_faces_round_its_top():
     cocked = [d for f in sim._frames for d in f.dice if d.status == "cocked"]
     assert cocked
     assert all(d.side not in (0, d.value, 7 - d.value) for d in cocked)
+
+
+def test_leaning_dice_show_their_side_both_toward_and_away_from_the_wall():
+    # a die propped on the wall's foot shows the side facing the wall; one leaning against the
+    # wall shows the side facing away from it: a real tray does both, so the simulator must
+    import math
+
+    import numpy as np
+    sim = Simulation(SimConfig(seed=5, throws=12, dice=4, p_cocked=1.0, p_off_table=0,
+                               p_stacked=0))
+    centre = np.asarray(sim.polygon, np.float32).mean(axis=0)
+    ways = set()
+    for d in {(d.x, d.y, d.angle): d for f in sim._frames for d in f.dice
+              if d.status == "cocked"}.values():
+        side = np.array([math.sin(math.radians(d.angle)), math.cos(math.radians(d.angle))])
+        ways.add("away" if float(side @ (centre - (d.x, d.y))) > 0 else "toward")
+    assert ways == {"away", "toward"}

@@ -176,14 +176,19 @@ class DiceLanding:
         return float(min(reach))
 
     def _make_cocked(self, d: SimDie, others: list[SimDie]) -> None:
-        """Rest a die leaning on the wall: close to the region's edge, side face toward it."""
+        """Rest a die cocked at the wall: close to the region's edge, one side face showing.
+
+        Along the top and bottom walls the side shows toward the wall (a die propped on the
+        wall's foot, tilted away from it); along the left and right walls it shows away from
+        the wall (a die leaning against it). A real tray does both."""
         poly = np.asarray(self.polygon, np.float32)
         p = self._edge_spot(others)
         centre = poly.mean(axis=0)
         inward = (centre - p) / np.linalg.norm(centre - p)
         q = p + inward * 1.3 * self.size
         d.x, d.y = float(q[0]), float(q[1])
-        # Lean direction is the face's local +y axis turned to point at the wall.
+        # The sprite's side lies along its local +y; this angle turns +y to (ix, -iy) for an
+        # inward direction (ix, iy): away from a left or right wall, toward a top or bottom one.
         d.angle = math.degrees(math.atan2(-inward[0], inward[1])) + 180
         # The side seen is one of the four round the top (neither it nor its opposite), from
         # the one draw it always was (the script stays as it was).
