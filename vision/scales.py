@@ -73,6 +73,11 @@ NEAR_SURE = 2
 # `second_look.OUT_OF_LINE`): touching dice on a tray, the others merged with the one read.
 ALONE_MOST = 1.45
 MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
+# A die's pips read as dice read as ones, or as the die's own value (a crop of part of its face):
+# this many read surely as neither inside a close-up's die are dice side by side (a heap of ~40-px
+# drawn dice on a 480x360 table read as one two 200-320 px across; never so on scale_eval's 220
+# single-die crops the close-up mended)
+OTHER_VALUES = 2
 
 
 def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, proposer_side: int,
@@ -231,12 +236,18 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
         dice = sum(not unsure(found[i]) and (found[i].proposal.size >= PIP_SHARE * b.size
                                              or found[i].proposal.size >= SURE_DICE * long_side)
                    for i in inside)
-        if dice > 1 or (len(fine) > 1 and not crowded(fine) and (
-                float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size)):
+        if dice > 1 or other_values(big, [found[i] for i in inside], unsure) >= OTHER_VALUES or (
+                len(fine) > 1 and not crowded(fine) and (
+                    float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size)):
             continue  # dice side by side, which the close-up took for one (or its vignette)
         dropped.update(inside)
         out.append(big)
     return [c for i, c in enumerate(out) if i not in dropped]
+
+
+def other_values(big: Candidate, inside: Sequence[Candidate], unsure: Judge) -> int:
+    """How many of the dice `inside` a close-up's die `big` read surely as neither one nor its value."""
+    return sum(not unsure(c) and c.value not in (1, big.value) for c in inside)
 
 
 def _within(p: Proposal, box: Proposal) -> bool:
