@@ -26,11 +26,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from live_eval import held_out_crops
-from zonkcam.models.rune55 import datasets_root
-from zonkcam.models.rune55_audit import audited_heldout
-from zonkcam.vision.sim.config import FACE_OVERSIZE
-from zonkcam.vision.sim.crops import load_rune55_crops
+from live_eval import audited_crops, held_out_crops
 from zonkcam.vision.sim.scoring import Score, score
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 
@@ -57,18 +53,6 @@ class Reported:
 
     def to_json(self) -> dict:
         return self.line
-
-
-def audited_crops(seed: int, die_px: int) -> dict[int, list[np.ndarray]] | None:
-    """Die faces of the audited held-out photos' legible dice only (labels corrected): a face no
-    one can read, or one labelled wrong, scores the reader against a wrong truth."""
-    root = datasets_root() / "rune55"
-    if not (root / "groups.csv").exists():
-        return None
-    items = audited_heldout(root)
-    return load_rune55_crops(root, np.random.default_rng(seed), images=[it.image for it in items],
-                             min_side=FACE_OVERSIZE * die_px,
-                             labels={it.image: it.dice for it in items})
 
 
 def frame_size(text: str) -> tuple[int, int]:

@@ -12,7 +12,8 @@
 Dice are faces cut from rune55's held-out photo groups (real faces the recognizer never
 trained on) when ../shared/datasets/rune55 is present and the reader is `model`, `found` or `truth`
 (`--crops auto`, the default); drawn dice otherwise, or with `--crops none`. The `drawn`
-reader only reads drawn dice.
+reader only reads drawn dice. `--faces audited` cuts them only from the audited held-out
+photos' legible dice, labels corrected (the held-out pool holds faces labelled wrong).
 
 Frames go from the simulator straight into `ThrowStream` (no video encoding), one core
 (OpenCV and onnxruntime threads set to 1). Prints one JSON object: exact-throw rate, phantom
@@ -140,6 +141,26 @@ def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
     return crops
 
 
+def audited_crops(seed: int, die_px: int = SimConfig().die_px) -> dict[int, list[np.ndarray]] | None:
+    """Die faces of the audited held-out photos' legible dice only (labels corrected), or None
+    when rune55 is absent: the held-out pool holds faces labelled wrong (a ring-pip die showing
+    one ring, labelled 5), which score the reader against a wrong truth."""
+    from zonkcam.models.rune55 import datasets_root
+    from zonkcam.models.rune55_audit import audited_heldout
+
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").exists():
+        print(f"rune55 not found at {root}: drawn dice", file=sys.stderr)
+        return None
+    items = audited_heldout(root)
+    crops = load_rune55_crops(root, np.random.default_rng(seed), images=[it.image for it in items],
+                              min_side=FACE_OVERSIZE * die_px,
+                              labels={it.image: it.dice for it in items})
+    print(f"dice: faces cut from rune55's audited held-out photos ({sum(map(len, crops.values()))} "
+          f"crops)", file=sys.stderr)
+    return crops
+
+
 def _seeds(text: str) -> set[int]:
     try:
         return {int(s) for s in text.split(",")}
@@ -156,6 +177,9 @@ def main() -> int:
     parser.add_argument("--crops", choices=("auto", "none"), default="auto",
                         help="auto: rune55 held-out faces when present (model, found and "
                              "truth readers); none: drawn dice")
+    parser.add_argument("--faces", choices=("heldout", "audited"), default="heldout",
+                        help="rune55 held-out faces as labelled, or the audited held-out photos' "
+                             "legible dice only, labels corrected (cli_path_eval's --faces)")
     parser.add_argument("--motion-only", action="store_true")
     parser.add_argument("--unkind", action="store_true",
                         help="a dark tray, sleeves, holds after pick-ups, knocks, dice against "
@@ -180,8 +204,8 @@ def main() -> int:
         print(json.dumps({"motion_fps_640x480": round(fps, 1)}))
         return 0
 
-    crops = (held_out_crops(args.first_seed)
-             if args.crops == "auto" and args.reader != "drawn" else None)
+    pool = held_out_crops if args.faces == "heldout" else audited_crops
+    crops = pool(args.first_seed) if args.crops == "auto" and args.reader != "drawn" else None
     total = Score()
     reads_ms: list[float] = []
     seeds = [args.first_seed + g for g in range(args.games)]
@@ -211,7 +235,7 @@ def main() -> int:
                 print("   ", miss, file=sys.stderr)
     out = dict(total.to_json(), reader=args.reader, games=args.games, unkind=args.unkind,
                table="found by the stream" if args.no_table else "given",
-               dice="rune55 held-out faces" if crops else "drawn",
+               dice=f"rune55 {args.faces} faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
                only=sorted(args.only) if args.only else None,
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
