@@ -46,7 +46,7 @@ from zonkcam.vision.leaning import (
 )
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.quorum import cocked_or_flat, vote
-from zonkcam.vision.reread import tops_read_again, unreadable_read_again, unsure_read_again
+from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
@@ -382,16 +382,16 @@ class ThrowStream:
 
     def _unsure_read_again(self, dice: list[Die], image: np.ndarray, before: list[Die]
                            ) -> list[Die]:
-        """Dice read unsure, other than those lying as at the last settle (`before`), read
-        again at larger crops, and those read `unreadable` at the dice's size in the quorum's
-        pictures, if the reader can read at a place (`vision.reread`)."""
+        """Dice read unsure or `unreadable`, other than those lying as at the last settle
+        (`before`), read again, if the reader can read at a place (`vision.reread`)."""
         read_at = getattr(self.reader, "read_at", None)
         if read_at is None:
             return dice
         table = self.tracker.table
         polygon, side = table.polygon if table else None, self._side or die_size(dice)
         dice = unsure_read_again(dice, image, read_at, side, polygon, before)
-        return unreadable_read_again(dice, list(self._pictures), read_at, side, polygon, before)
+        dice = unreadable_read_again(dice, list(self._pictures), read_at, side, polygon, before)
+        return faint_read_again(dice, list(self._pictures), read_at, side, polygon, before)
 
     def _with_missed(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """`dice` with those the recognizer did not find where the picture changed since the
