@@ -9,10 +9,12 @@ die's true place and size, white balance from the whole picture) and named:
   four tables, under a colour cast of ±15 % per channel and exposure 0.75-1.2;
 - calibrated sets: three tables' own sets (translucent casino dice, ivory/white/yellow,
   marbled and purple) measured as `calibrate-dice` does (a row of each colour three times, the
-  mean of each; the table's light; five such calibrations, the throws shared among them),
+  median body and the bodies' two modes of each, `calibrate.from_bodies`; the table's light;
+  five such calibrations, the throws shared among them),
   then thrown under that light give or take 10 % exposure and 4 % cast;
 - byler (real photos, colours from benchmarks/byler_colors.csv): the default palette, and a
-  set calibrated on the even photos (the median body of each colour), named on the odd ones.
+  set calibrated on the even photos (as calibrate-dice: the median body and the modes of each
+  colour), named on the odd ones; `--swap`: calibrated on the odd photos, named on the even.
   `--byler-set OUT` saves that set and the odd photos' names, for the whole reader:
   zonkcam eval ../shared/datasets/byler/train --colors benchmarks/byler_colors.csv \
       --dice-set OUT --files OUT.odd.txt
@@ -29,7 +31,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.vision.colors import CALIBRATED_MAX_DISTANCE, DiceSet, body_lab, white_balance_gains
+from zonkcam.vision.calibrate import from_bodies
+from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.evaluate import load_colors, match
 from zonkcam.vision.faces import patch_at
 from zonkcam.vision.sim.colour_dice import DieLook, draw_look, lit
@@ -134,8 +137,7 @@ def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
         samples = defaultdict(list)
         for name, lab in measured(image, placed, size):
             samples[name].append(lab)
-        refs = {name: tuple(float(v) for v in np.mean(labs, 0)) for name, labs in samples.items()}
-        dice_set = DiceSet(set_name, refs, CALIBRATED_MAX_DISTANCE)
+        dice_set = from_bodies(set_name, samples)
         for _ in range(per // CALIBRATIONS + (k < per % CALIBRATIONS)):
             shuffled = [looks[i] for i in rng.permutation(len(looks))]
             size = float(rng.uniform(28, 70))
@@ -146,8 +148,9 @@ def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
     return rows
 
 
-def byler(root: Path, save: Path | None = None) -> dict[str, list] | None:
-    """Rows per way of measuring: at the labelled boxes, and through the whole reader."""
+def byler(root: Path, save: Path | None = None, swap: bool = False) -> dict[str, list] | None:
+    """Rows per way of measuring: at the labelled boxes, and through the whole reader.
+    `swap`: calibrate on the odd photos and name the even ones (a fresh check)."""
     labels = HERE / "byler_colors.csv"
     if not (root / "train" / "images").is_dir():
         return None
@@ -167,21 +170,22 @@ def byler(root: Path, save: Path | None = None) -> dict[str, list] | None:
             if (colour := colours.get((stem, i))) is not None:
                 size = 0.85 * max(bw, bh)  # the label box holds the die's sides too
                 found.append((k, colour, body_lab(patch_at(image, cx, cy, size), gains)))
-    palette = DiceSet.default()
-    refs = {c: tuple(float(v) for v in np.median([lab for k, cc, lab in found if cc == c and k % 2 == 0], 0))
-            for c in sorted({c for _, c, _ in found})}
-    at_labels = DiceSet("byler", refs, CALIBRATED_MAX_DISTANCE)
+    palette, cal = DiceSet.default(), int(swap)
+    at_labels = from_bodies("byler", {c: [lab for k, cc, lab in found if cc == c and k % 2 == cal]
+                                      for c in sorted({c for _, c, _ in found})})
+    even, odd = ("odd", "even") if swap else ("even", "odd")
     out = {"byler photos at the labelled boxes, default palette":
            [(c, PALETTE_NAME.get(c, c), palette.name_of(lab)[0]) for _, c, lab in found],
-           "byler photos at the labelled boxes, calibrated on the even photos, named on the odd":
-           [(c, c, at_labels.name_of(lab)[0]) for k, c, lab in found if k % 2 == 1]}
-    return out | through_reader(pictures, colours, save)
+           f"byler photos at the labelled boxes, calibrated on the {even} photos, named on the {odd}":
+           [(c, c, at_labels.name_of(lab)[0]) for k, c, lab in found if k % 2 != cal]}
+    return out | through_reader(pictures, colours, save, cal)
 
 
-def through_reader(pictures: list, colours: dict, save: Path | None) -> dict[str, list]:
+def through_reader(pictures: list, colours: dict, save: Path | None, cal: int = 0) -> dict[str, list]:
     """The reader's own names (default palette); and a set calibrated as `calibrate-dice`
-    measures it (each die the reader found on the even photos, at its box) named by a reader
-    given that set, on the odd photos. Dice the reader missed are not counted."""
+    measures it (each die the reader found on the even photos, at its box; `cal` 1: the odd)
+    named by a reader given that set, on the other photos. Dice the reader missed are not
+    counted."""
     from zonkcam.vision.read import Reader
 
     def found(reader: Reader, odd: int | None):
@@ -195,19 +199,19 @@ def through_reader(pictures: list, colours: dict, save: Path | None) -> dict[str
     default_rows, samples = [], defaultdict(list)
     for k, image, d, colour in found(Reader(), None):
         default_rows.append((colour, PALETTE_NAME.get(colour, colour), d.color))
-        if k % 2 == 0:  # as vision/calibrate.py cuts it
+        if k % 2 == cal:  # as vision/calibrate.py cuts it
             size = max(d.box[2] - d.box[0], d.box[3] - d.box[1])
             samples[colour].append(body_lab(patch_at(image, d.center[0], d.center[1], size),
                                             white_balance_gains(image)))
     path = save or Path(tempfile.mkdtemp()) / "byler.json"
-    DiceSet("byler", {c: tuple(float(v) for v in np.median(labs, 0))
-                      for c, labs in sorted(samples.items())}).save(path)
+    from_bodies("byler", dict(sorted(samples.items()))).save(path)
     if save is not None:  # for `zonkcam eval --dice-set SAVE --files SAVE.odd.txt`
-        Path(f"{save}.odd.txt").write_text("".join(f"{stem}.jpg\n" for k, stem, _, _ in pictures if k % 2))
-    calibrated = Reader(dice_set=path)
+        Path(f"{save}.odd.txt").write_text("".join(f"{stem}.jpg\n" for k, stem, _, _ in pictures
+                                                   if k % 2 != cal))
+    calibrated, photos = Reader(dice_set=path), ("even", "odd")[cal]
     return {"byler photos through the reader, default palette": default_rows,
-            "byler photos through the reader, set calibrated through it on the even photos":
-            [(colour, colour, d.color) for _, _, d, colour in found(calibrated, 1)]}
+            f"byler photos through the reader, set calibrated through it on the {photos} photos":
+            [(colour, colour, d.color) for _, _, d, colour in found(calibrated, 1 - cal)]}
 
 
 def main() -> int:
@@ -217,10 +221,14 @@ def main() -> int:
     ap.add_argument("--byler", type=Path, default=BYLER)
     ap.add_argument("--byler-set", type=Path, metavar="OUT",
                     help="save byler's set calibrated on the even photos, and OUT.odd.txt")
+    ap.add_argument("--swap", action="store_true",
+                    help="byler: calibrate on the odd photos, name the even (the fresh check)")
+    ap.add_argument("--byler-only", action="store_true", help="skip the drawn dice")
     a = ap.parse_args()
-    report("drawn, default palette (any light)", drawn_default(a.per, a.seed))
-    report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
-    real = byler(a.byler, a.byler_set)
+    if not a.byler_only:
+        report("drawn, default palette (any light)", drawn_default(a.per, a.seed))
+        report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
+    real = byler(a.byler, a.byler_set, a.swap)
     if real is None:
         print(f"\nbyler: skipped ({a.byler} not found)", file=sys.stderr)
         return 0

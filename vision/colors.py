@@ -9,8 +9,14 @@ more than hues; a body further than the set's `max_distance` from every referenc
 `zonkcam calibrate-dice` measures the set's own colours under the table's light, saved as a
 dice-set file:
 
-    {"name": "my set", "colors": {"red": [L, a, b], "white": [L, a, b], ...}}
+    {"name": "my set", "colors": {"red": [L, a, b], "white": [L, a, b], ...},
+     "modes": {"red": [[share, L, a, b], [share, L, a, b]], ...}}
 
+A marbled die's body is two colours in shares that vary from die to die, so its one body colour
+wanders between them; a calibrated colour also keeps the two `modes` of its dice's bodies (pips
+left out by their shape), and a die is as near a colour as the nearer of its body colour and its
+own two modes (the earth mover's distance between the two pairs of modes). Files without
+"modes" (older ones, the default palette) name by the body colour alone.
 `DiceSet.restricted(names)` keeps the colours a game's rules name (a variant's `dice_colors`).
 """
 from __future__ import annotations
@@ -18,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -55,6 +61,14 @@ BODY_SHARE = 0.5  # the share of the face's inner half nearest the median taken 
 # felt, black on a dark tray) and those pixels are its pips, or the table is not in view.
 TABLE_FAR = 24.0
 DIE_SHARE = 0.45
+# Fewer, but a blob of them at the centre of at least DIE_BLOB of the inner half is a die seen
+# smaller than its box (the table fills the rest; byler through the reader: a red die at 0.4 of
+# its box read white). Pips, and a glare spot joining a pip, are far smaller.
+DIE_BLOB = 0.25
+# A pip: a compact blob (bounding box filled 0.45, sides within 2:1) at most PIP_SHARE of the
+# inner half, further than PIP_FAR from the body colour. A marbled die's swirls are bigger or
+# long, and are kept: they are the body's second colour.
+PIP_FAR, PIP_SHARE = 30.0, 0.12
 TEMPERATURE = 12.0  # Lab distance that makes a name e times less likely than a closer one
 # A body further than this (in `_naming_space`) from every colour of the set is not named:
 # another colour than the set's (a blue die in a red, white and green set), not a die's own
@@ -84,6 +98,7 @@ class DiceSet:
     name: str
     colors: dict[str, tuple[float, float, float]]
     max_distance: float = MAX_DISTANCE
+    modes: dict[str, np.ndarray] = field(default_factory=dict)  # name: k×4 (share, L, a, b)
 
     @classmethod
     def default(cls) -> DiceSet:
@@ -104,11 +119,15 @@ class DiceSet:
         if bad := [k for k in colors if not COLOR_NAME.fullmatch(k)]:
             raise DiceSetError(f"{path}: {bad[0]!r} is not a colour name (a lower-case word)")
         lab = {k: (v[0], v[1], v[2]) for k, v in colors.items()}  # three each, checked above
-        return cls(str(data.get("name", Path(path).stem)), lab, CALIBRATED_MAX_DISTANCE)
+        return cls(str(data.get("name", Path(path).stem)), lab, CALIBRATED_MAX_DISTANCE,
+                   _load_modes(path, data.get("modes", {}), lab))
 
     def save(self, path: str | Path) -> None:
-        data = {"name": self.name,
-                "colors": {k: [round(x, 1) for x in v] for k, v in self.colors.items()}}
+        data: dict = {"name": self.name,
+                      "colors": {k: [round(x, 1) for x in v] for k, v in self.colors.items()}}
+        if self.modes:
+            data["modes"] = {k: [[round(float(x), 3 if i == 0 else 1) for i, x in enumerate(row)]
+                                 for row in m] for k, m in self.modes.items()}
         Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
     def restricted(self, names: Iterable[str]) -> DiceSet:
@@ -125,14 +144,21 @@ class DiceSet:
                 f"no reference colour for {missing[0]!r} (known: {known}): measure the set "
                 "with zonkcam calibrate-dice and pass the file as --dice-set")
         colors = {n: self.colors.get(n, default.get(n)) for n in wanted}
-        return DiceSet(self.name, colors, self.max_distance)  # type: ignore[arg-type]
+        modes = {n: self.modes[n] for n in wanted if n in self.modes}
+        return DiceSet(self.name, colors, self.max_distance, modes)  # type: ignore[arg-type]
 
     def name_of(self, lab: np.ndarray) -> tuple[str | None, float]:
         """The nearest reference colour and a softmax confidence over all of them; (None, 0.0)
-        when even the nearest is over `max_distance`: the die's colour is unreadable."""
+        when even the nearest is over `max_distance`: the die's colour is unreadable. A `Body`
+        (from `body_lab`) is as near a colour with `modes` as the nearer of its body colour and
+        its own modes (`mode_distance`)."""
         names = list(self.colors)
         refs = _naming_space(np.array([self.colors[n] for n in names], np.float32))
-        dist = np.linalg.norm(refs - _naming_space(np.asarray(lab, np.float32)[None]), axis=1)
+        dist = np.linalg.norm(refs - _naming_space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
+        if isinstance(lab, Body) and any(n in self.modes for n in names):
+            own = lab.modes()
+            dist = np.array([min(d, mode_distance(own, self.modes[n])) if n in self.modes else d
+                             for d, n in zip(dist, names, strict=True)])
         p = np.exp(-(dist - dist.min()) / TEMPERATURE)
         p /= p.sum()
         i = int(np.argmax(p))
@@ -163,7 +189,20 @@ def white_balance_gains(image_bgr: np.ndarray) -> np.ndarray:
     return np.clip(top.max() / top, 0.8, 1.25)
 
 
-def body_lab(patch_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
+class Body(np.ndarray):
+    """A die's body colour (Lab, 3 numbers, as an array) that keeps the pixels it was measured
+    on, for `modes`: a marbled die's two colours, measured only when a set asks for them."""
+
+    core: np.ndarray
+    mask: np.ndarray
+
+    def modes(self) -> np.ndarray:
+        """The body's two colours and their shares, k×4 (share, L, a, b): pips left out by their
+        shape (`_without_pips`), the rest split in two (`two_modes`)."""
+        return two_modes(_without_pips(self.core, self.mask, np.asarray(self)))
+
+
+def body_lab(patch_bgr: np.ndarray, gains: np.ndarray) -> Body:
     """Lab of the die's body in a face patch (the die spans the middle 1/1.6 of it).
 
     The body is what most of the face's inner half agrees on: the median colour, then the
@@ -171,16 +210,106 @@ def body_lab(patch_bgr: np.ndarray, gains: np.ndarray) -> np.ndarray:
     most, a six's), glare on a glossy face and pips seen through a translucent body are the
     far minority; a translucent body's light and shade lie on both sides of its median. A
     proposal too big or off the die's centre lets the table in: where enough of the inner half
-    is unlike the table's colour (the patch's rim), only that part is measured (`DIE_SHARE`).
+    is unlike the table's colour (the patch's rim), only that part is measured (`DIE_SHARE`), or
+    a blob of it at the centre the size of a die (`DIE_BLOB`).
     """
+    core, mask = _body_pixels(patch_bgr, gains)
+    body = _trimmed_median(core[mask]).view(Body)
+    body.core, body.mask = core, mask
+    return body
+
+
+def _body_pixels(patch_bgr: np.ndarray, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The inner half's Lab pixels (N×3) and which of them are the die's (N bools)."""
     n = patch_bgr.shape[0]
     m = int(n * 0.25)  # the inner half of the patch: well inside the face
     core = _labs(patch_bgr[m:n - m, m:n - m].reshape(-1, 3).astype(np.float32) * gains)
     ring = np.concatenate([patch_bgr[:2].reshape(-1, 3), patch_bgr[-2:].reshape(-1, 3),
                            patch_bgr[:, :2].reshape(-1, 3), patch_bgr[:, -2:].reshape(-1, 3)])
     table = np.median(_labs(ring.astype(np.float32) * gains), axis=0)
-    unlike = core[_distance(core, table) > TABLE_FAR]
-    return _trimmed_median(unlike if len(unlike) >= DIE_SHARE * len(core) else core)
+    unlike = _distance(core, table) > TABLE_FAR
+    if unlike.sum() >= DIE_SHARE * len(core):
+        return core, unlike
+    side = n - 2 * m
+    _, blobs, stats, _ = cv2.connectedComponentsWithStats(
+        unlike.reshape(side, side).astype(np.uint8), connectivity=8)
+    c = side // 2
+    central = [i for i in np.unique(blobs[c - 2:c + 2, c - 2:c + 2])
+               if i and stats[i, cv2.CC_STAT_AREA] >= DIE_BLOB * len(core)]
+    if central:
+        return core, blobs.reshape(-1) == max(central, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    return core, np.ones(len(core), bool)
+
+
+def _without_pips(core: np.ndarray, mask: np.ndarray, body: np.ndarray) -> np.ndarray:
+    """The die's pixels less its pips: compact blobs unlike the body, of a pip's size at most."""
+    side = round(len(core) ** 0.5)
+    odd = (_distance(core, body) > PIP_FAR) & mask
+    count, blobs, stats, _ = cv2.connectedComponentsWithStats(
+        odd.reshape(side, side).astype(np.uint8), connectivity=8)
+    pips = [i for i in range(1, count) if _pip_like(stats[i], len(core))]
+    keep = mask & ~np.isin(blobs.reshape(-1), pips)
+    return core[keep] if keep.sum() >= 20 else core[mask]
+
+
+def _pip_like(stat: np.ndarray, n: int) -> bool:
+    _, _, w, h, area = (int(v) for v in stat)
+    return area <= PIP_SHARE * n and max(w, h) <= 2 * min(w, h) and area >= 0.45 * w * h
+
+
+def two_modes(labs: np.ndarray, rounds: int = 6) -> np.ndarray:
+    """Two colours of `labs` (N×3) and their shares, k×4 (share, L, a, b; k=1 when all the
+    pixels fall to one): 2-means in the naming space, begun at the median and the mean of the
+    quarter furthest from it."""
+    z = _naming_space(labs)
+    mid = np.median(z, axis=0)
+    d = np.linalg.norm(z - mid, axis=1)
+    centres = np.stack([mid, z[d >= np.quantile(d, 0.75)].mean(axis=0)])
+    for _ in range(rounds):
+        near = np.argmin(((z[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+        centres = np.stack([z[near == j].mean(axis=0) if (near == j).any() else centres[j]
+                            for j in range(2)])
+    return np.array([[float((near == j).mean()), *labs[near == j].mean(axis=0)]
+                     for j in range(2) if (near == j).any()], np.float32)
+
+
+def pooled_modes(modes: list[np.ndarray], rounds: int = 8) -> np.ndarray:
+    """A colour's two modes from its dice's (`calibrate-dice`'s row, each die's `Body.modes`):
+    2-means over all their modes, weighted by share, each die counting alike."""
+    rows = np.concatenate([m * np.array([1.0 / m[:, 0].sum(), 1, 1, 1], np.float32) for m in modes])
+    w, z = rows[:, 0] / rows[:, 0].sum(), _naming_space(rows[:, 1:])
+    first = int(np.argmax(w))
+    spread = np.linalg.norm(z - z[first], axis=1) * (w > 0.1 * w.max())
+    centres = np.stack([z[first], z[int(np.argmax(spread))]])
+    for _ in range(rounds):
+        near = np.argmin(((z[:, None, :] - centres[None]) ** 2).sum(axis=2), axis=1)
+        centres = np.stack([(z[near == j] * w[near == j, None]).sum(axis=0) / w[near == j].sum()
+                            if (near == j).any() else centres[j] for j in range(2)])
+    return np.array([[w[near == j].sum(), *(rows[near == j, 1:] * w[near == j, None]).sum(axis=0)
+                      / w[near == j].sum()] for j in range(2) if (near == j).any()], np.float32)
+
+
+def mode_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """The earth mover's distance between two colours' modes (k×4: share, L, a, b) in the
+    naming space: the least colour difference, times share, that turns one into the other."""
+    sa, sb = (np.concatenate([m[:, :1] / m[:, 0].sum(), _naming_space(m[:, 1:])], axis=1)
+              .astype(np.float32) for m in (a, b))
+    return float(cv2.EMD(sa, sb, cv2.DIST_L2)[0])
+
+
+def _load_modes(path: str | Path, raw: object, colors: dict) -> dict[str, np.ndarray]:
+    """A dice-set file's "modes" (optional): name -> rows of [share, L, a, b]."""
+    if not isinstance(raw, dict):
+        raise DiceSetError(f"{path}: 'modes' must map names to rows of [share, L, a, b]")
+    try:
+        modes = {str(k): np.array(v, np.float32).reshape(-1, 4) for k, v in raw.items()}
+    except (ValueError, TypeError) as exc:
+        raise DiceSetError(f"{path}: 'modes' must map names to rows of [share, L, a, b] ({exc})") from exc
+    for k, m in modes.items():
+        if k not in colors or not len(m) or not np.all((m >= 0) & (m <= 255)) or m[:, 0].sum() <= 0:
+            raise DiceSetError(f"{path}: 'modes' of {k!r} must be a colour of the set's, with rows "
+                               "of [share, L, a, b], each 0-255, shares not all 0")
+    return modes
 
 
 def _trimmed_median(labs: np.ndarray) -> np.ndarray:
