@@ -12,6 +12,9 @@ die's true place and size, white balance from the whole picture) and named:
   median body and the bodies' two modes of each, `calibrate.from_bodies`; the table's light;
   five such calibrations, the throws shared among them),
   then thrown under that light give or take 10 % exposure and 4 % cast;
+- the same sets through the whole reader (`--through-reader`): each row calibrated as
+  `zonkcam calibrate-dice` does it (`calibrate.calibrate`, the reader's boxes, saved and loaded
+  as a dice-set file), each throw read by a reader given that file; dice it misses not counted;
 - byler (real photos, colours from benchmarks/byler_colors.csv): the default palette, and a
   set calibrated on the even photos (as calibrate-dice: the median body and the modes of each
   colour), named on the odd ones; `--swap`: calibrated on the odd photos, named on the even.
@@ -41,6 +44,8 @@ from zonkcam.vision.sim.drawn import background
 HERE = Path(__file__).resolve().parent
 BYLER = HERE.parent.parent / "shared" / "datasets" / "byler"
 TABLES = ("felt", "wood", "paper", "dark")
+RETRIES = 8
+ROW_TIMES = 2  # through the reader, each colour twice in the row: 18 dice ~48 px were 15-20 dice
 CALIBRATIONS = 5  # each set calibrated this many times (new dice rows), its throws shared out
 PALETTE_NAME = {"navy": "blue", "plum": "purple"}  # byler's own names, as the palette has them
 DARK_PIPS = (25, 25, 25)
@@ -148,6 +153,42 @@ def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
     return rows
 
 
+def drawn_through_reader(per: int, seed: int) -> list[tuple[str, str, str | None]]:
+    """`drawn_calibrated`'s sets and lights, calibrated and read by the whole reader."""
+    from zonkcam.vision.calibrate import CalibrationError, calibrate
+    from zonkcam.vision.read import Reader
+
+    rng, rows, reader, missed, retried = np.random.default_rng(seed), [], Reader(), 0, 0
+    folder = Path(tempfile.mkdtemp())
+    for (set_name, (table, gains, exposure, looks)), k in itertools.product(
+            CALIBRATED_SETS.items(), range(CALIBRATIONS)):
+        row = [x for x in looks for _ in range(ROW_TIMES)]  # as a player lays them out, ~64 px
+        for _ in range(RETRIES):  # the reader found more or fewer dice: the row laid out again
+            image, _ = throw(rng, row, table, gains, exposure, 64.0)
+            try:
+                calibrate(reader, image, [x.name for x in row], set_name).save(folder / "set.json")
+                break
+            except CalibrationError:
+                retried += 1
+        else:
+            continue
+        named = Reader(dice_set=folder / "set.json")
+        for _ in range(per // CALIBRATIONS + (k < per % CALIBRATIONS)):
+            shuffled = [looks[i] for i in rng.permutation(len(looks))]
+            size = float(rng.uniform(28, 70))
+            g = tuple(float(x) * float(rng.uniform(0.96, 1.04)) for x in gains)
+            image, placed = throw(rng, shuffled, table, g, exposure * float(rng.uniform(0.9, 1.1)), size)
+            dice = named.read(image).dice
+            for look, cx, cy in placed:
+                near = [d for d in dice if np.hypot(d.center[0] - cx, d.center[1] - cy) < size / 2]
+                if not near:
+                    missed += 1
+                    continue
+                rows.append((f"{set_name}: {look.name} ({look.look})", look.name, near[0].color))
+    print(f"\n(through the reader: {missed} dice missed, not counted; {retried} rows laid out again)")
+    return rows
+
+
 def byler(root: Path, save: Path | None = None, swap: bool = False) -> dict[str, list] | None:
     """Rows per way of measuring: at the labelled boxes, and through the whole reader.
     `swap`: calibrate on the odd photos and name the even ones (a fresh check)."""
@@ -224,10 +265,15 @@ def main() -> int:
     ap.add_argument("--swap", action="store_true",
                     help="byler: calibrate on the odd photos, name the even (the fresh check)")
     ap.add_argument("--byler-only", action="store_true", help="skip the drawn dice")
+    ap.add_argument("--through-reader", action="store_true",
+                    help="also the drawn calibrated sets through the whole reader (calibrate-dice's way)")
     a = ap.parse_args()
     if not a.byler_only:
         report("drawn, default palette (any light)", drawn_default(a.per, a.seed))
         report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
+        if a.through_reader:
+            report("drawn, calibrated sets through the whole reader",
+                   drawn_through_reader(a.per, a.seed + 2))
     real = byler(a.byler, a.byler_set, a.swap)
     if real is None:
         print(f"\nbyler: skipped ({a.byler} not found)", file=sys.stderr)
