@@ -98,7 +98,8 @@ def touching_stills(count: int, seed: int) -> list[np.ndarray]:
 
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").is_file():
-        print(f"read_cost: no {root}; touching skipped", file=sys.stderr)
+        print(f"read_cost: --touching {count} skipped: no rune55 at {root} (set ZONKCAM_DATASETS "
+              "to the folder holding rune55, or put shared/ beside the checkout)", file=sys.stderr)
         return []
     items = [it for it in group_split(root, "tune") if len(it.dice)]
     rng = np.random.default_rng(seed)
@@ -107,6 +108,10 @@ def touching_stills(count: int, seed: int) -> list[np.ndarray]:
         image = cv2.imread(str(it.image))
         if image is not None:
             out.append(touching(image, it.dice, rng)[0])
+    if len(out) < count:
+        print(f"read_cost: --touching {count}: {len(out)} stills made ({root}: "
+              f"{len(items)} tune photos with dice, {min(count, len(items)) - len(out)} unreadable)",
+              file=sys.stderr)
     return out
 
 

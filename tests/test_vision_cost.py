@@ -13,6 +13,7 @@ from zonkcam.vision.read import Reader
 from zonkcam.vision.regions import joined, regions, strips, view_cells
 from zonkcam.vision.second_look import SECOND_LOOK_REJECTED_MOST, second_look
 from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
+from zonkcam.vision.touching import EXTENT, outline_length, parted
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +194,55 @@ def test_a_capped_second_look_reads_only_the_surest_rejected_candidates_again(re
     assert uncapped == 3 * 8
     assert len(cut) == 3 * SECOND_LOOK_REJECTED_MOST
     assert min(cut) == pytest.approx(0.3 + 0.05 * (8 - SECOND_LOOK_REJECTED_MOST))
+
+
+def dark_tray(dice: list[DrawnDie]) -> np.ndarray:
+    image = background(np.random.default_rng(6), 1600, 1200, "dark")
+    for d in dice:
+        draw_die(image, d)
+    return image
+
+
+def test_a_die_alone_measures_one_die_long_and_a_touching_pair_two():
+    """What stands out from the tray at a die turned 40 degrees is under `EXTENT` dice long (its
+    least rectangle, not its upright box: 1.4 dice wide); at a pair touching at a corner, as
+    long as both."""
+    alone = dark_tray([DrawnDie(3, "white", 500, 600, 100, 40.0)])
+    assert outline_length(alone, (500, 600), 100, []) < EXTENT
+    # the pair's second die 1.04 dice to the right and a little down: their corners meet
+    pair = dark_tray([DrawnDie(4, "green", 500, 600, 100, 10.0),
+                      DrawnDie(1, "green", 604, 630, 100, 35.0)])
+    assert outline_length(pair, (552, 615), 100, []) > 1.6
+    # cut off halfway to a die read beside it, a die alone is one die again
+    assert outline_length(pair, (500, 600), 100, [(604, 630)]) < EXTENT
+
+
+def test_a_die_alone_boxed_long_is_not_searched_on_a_grid(reader):
+    """Four dice 100 px across read surely, one of them boxed 1.7 dice wide (as the proposer
+    boxes a die alone at ~10 px in its 320-px view): measured one die long, it is left as read
+    and no place in its box is cut (before: a 5x5 grid of crops); a touching pair boxed as one
+    is still searched, and read as two."""
+    drawn = [DrawnDie(2, "white", 300 + 350 * i, 400, 100, 30.0 * i) for i in range(4)]
+    image = dark_tray(drawn)
+    found = [candidate(d.cx, d.cy, 170 if i == 0 else 100, sure=0.98) for i, d in enumerate(drawn)]
+    cut: list[Proposal] = []
+    look = reader.look
+
+    def counted(image: np.ndarray, p: Proposal):
+        cut.append(p)
+        return look(image, p)
+
+    reader.look = counted  # type: ignore[method-assign]
+    try:
+        assert parted(reader, image, found) == found
+        assert cut == []
+        pair = dark_tray([*drawn[1:], DrawnDie(5, "white", 300, 900, 100, 0.0),
+                          DrawnDie(6, "white", 404, 900, 100, 0.0)])
+        boxed = [candidate(352, 900, 200, sure=0.98), *found[1:]]
+        parts = parted(reader, pair, boxed)
+    finally:
+        del reader.look
+    assert len(cut) > 0
+    apart = sorted(c.proposal.cx for c in parts if abs(c.proposal.cy - 900) < 50)
+    assert len(parts) == 5 and len(apart) == 2
+    assert abs(apart[0] - 300) < 40 and abs(apart[1] - 404) < 40, apart  # a grid 35 px apart

@@ -14,6 +14,14 @@ can lie, in one batch; the reads at least `SURE` sure, greedily the surest first
 are (else it stays as read). On stills of pairs 1-3 px apart the second die's best place is
 often a fifth of a die off the box's halves: hence the grid, not the halves alone.
 
+The proposer's boxes are no measure of a die: at these scales it boxes a die alone 1-2 times
+its size, as long as a pair's (on read_cost's drawn stills of dice lying apart, 21 single dice
+were boxed 1.45-2.3 typical dice long, each read at 16-25 places for nothing). So a long box is
+measured first (`outline_length`): what stands out from the table at its middle, in a square
+`WINDOW` dice across, cut off halfway to the other dice read, is one die where its least
+rectangle is under `EXTENT` dice long, and the box is left as read. Where nothing clear stands
+out (the thing reaches the square's border, or nothing stands out at the middle) it is searched.
+
 Only boxes that long are looked at (none on most stills), only in stills over twice the
 proposer's side (on rune55's 640-px audited photos of heaps, where near dice are larger than
 far ones, it made 3 false dice: precision .9837 -> .9807), and only where the caller does
@@ -24,10 +32,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.crop_reader import CropReader
 from zonkcam.vision.die_sizes import die_size
+from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
 from zonkcam.vision.proposals import Proposal
 
 Judge = Callable[[Candidate], bool]
@@ -38,6 +48,14 @@ APART = 0.8  # typical dice between the centres of two dice taken (touching dice
 STEP = 0.35  # of a die: the spacing of the places in a long box where its dice are looked for
 STEPS = 5  # places along a side at most
 MARGIN = 0.35  # of a die: how far beyond the box less half a die a die's centre may lie
+# A long box whose outline's least rectangle is under this many dice long holds one die. On
+# tuning stills (drawn pairs seeds 100-139, 30 `pi-drawn` from seed 38, read_cost's 9 drawn) the
+# 187 long boxes measured: the 15 the grid parted 1.60-2.63 dice; of the 172 others 141 under
+# 1.3 (0.1-1.27), 24 over, 7 unmeasured. (`silhouette`'s outline, which cuts a neighbour touching
+# at a corner off, measured two of the 15 pairs one die long.)
+EXTENT = 1.3
+WINDOW = 4.0  # dice across the square a long box's outline is looked for in (a pair: 2 long)
+STANDS_OUT = 20.0  # Lab distance (lightness counted half) from the table at least, as `silhouette`'s
 
 
 def places(p: Proposal, size: float) -> list[tuple[float, float]]:
@@ -53,12 +71,59 @@ def places(p: Proposal, size: float) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for y in axes[1] for x in axes[0]]
 
 
+def one_die(image: np.ndarray, p: Proposal, size: float | None,
+            dice: list[tuple[float, float]]) -> bool:
+    """Whether what stands out from the table at the long box `p` (cut off halfway to the other
+    `dice`, centres) is a die `size` px across alone: its least rectangle under `EXTENT` dice
+    long. False where nothing is measured (no size, or no clear outline: `outline_length`)."""
+    if size is None:
+        return False
+    found = outline_length(image, (p.cx, p.cy), size, [d for d in dice if d != (p.cx, p.cy)])
+    return found is not None and found < EXTENT
+
+
+def outline_length(image: np.ndarray, center: tuple[float, float], size: float,
+                   others: list[tuple[float, float]]) -> float | None:
+    """How many dice `size` px across long the thing standing out from the table at `center` is
+    (its least rectangle's long side): in a square `WINDOW` dice across, what differs from the
+    square's border in colour or lightness (as `silhouette` finds a die, but dice touching at a
+    corner kept together: no opening), nearer `center` than the `others`, the piece holding
+    the middle. None where that piece reaches the border or the middle holds none."""
+    patch = patch_at(image, center[0], center[1], size * WINDOW / PATCH_MARGIN)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
+                           lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
+    diff = (lab - np.median(ring, axis=0)) * np.array([0.5, 1.0, 1.0], np.float32)
+    squared = np.einsum("...k,...k->...", diff, diff)
+    mask = squared > max(STANDS_OUT**2, 0.4**2 * float(np.percentile(squared, 95)))
+    k = PATCH / (WINDOW * size)  # patch px per picture px
+    ys, xs = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
+    for ox, oy in others:  # halfway to another die read: its side
+        dx, dy = (ox - center[0]) * k, (oy - center[1]) * k
+        if math.hypot(dx, dy) < WINDOW * PATCH:
+            mask &= xs * dx + ys * dy < (dx * dx + dy * dy) / 2
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    _, labels = cv2.connectedComponents(mask)
+    middle = labels[PATCH // 2 - 2:PATCH // 2 + 3, PATCH // 2 - 2:PATCH // 2 + 3]
+    if not middle.any():
+        return None
+    piece = (labels == np.bincount(middle[middle > 0]).argmax()).astype(np.uint8)
+    if piece[0].any() or piece[-1].any() or piece[:, 0].any() or piece[:, -1].any():
+        return None
+    points = cv2.findNonZero(piece)
+    _, (w, h), _ = cv2.minAreaRect(points)
+    return max(w, h) / (k * size)
+
+
 def parted(reader: CropReader, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
-    """`found` with each die boxed `LONG` typical dice long or more that reads as two or three
-    dice at the typical size (each at least `SURE` sure, `APART` apart) replaced by them."""
+    """`found` with each die boxed `LONG` typical dice long or more, and not measured one die
+    long (`one_die`), that reads as two or three dice at the typical size (each at least `SURE`
+    sure, `APART` apart) replaced by them."""
     size = die_size(found, reader.rejects, reader.unsure)
     long = [i for i, c in enumerate(found) if not reader.rejects(c) and max(c.proposal.w, c.proposal.h)
             >= LONG * (size or min(c.proposal.w, c.proposal.h))]
+    dice = [(c.proposal.cx, c.proposal.cy) for c in found if not reader.rejects(c)]
+    long = [i for i in long if not one_die(image, found[i].proposal, size, dice)]
     if not long:
         return found
     looks: list[tuple[int, Proposal]] = []
