@@ -114,3 +114,15 @@ def test_a_light_swirl_on_a_die_of_the_tables_colour_is_not_taken_for_a_small_di
     cv2.ellipse(image, (100, 100), (16, 12), 30, 0, 360, (80, 160, 200), -1)  # BGR: a light swirl
     body = body_lab(patch_at(image, 100, 100, 56), white_balance_gains(image))
     assert DiceSet.default().name_of(body)[0] == "brown"
+
+
+def test_a_colour_computed_from_bodies_is_named_by_its_colour_alone():
+    rng = np.random.default_rng(3)
+    bodies = thrown(rng, [PURPLE_SWIRLED] * 3 + [DieLook("grey", (140, 140, 140))] * 3, 48.0)
+    dice_set = from_bodies("two", {"purple": bodies[:3], "grey": bodies[3:]})
+    assert dice_set.name_of(bodies[0])[0] == "purple"
+    mean = (bodies[3] + bodies[4]) / 2  # arithmetic on bodies keeps no pixels
+    assert not mean.measured()
+    assert dice_set.name_of(mean)[0] == "grey"
+    with pytest.raises(ValueError, match="no pixels"):
+        mean.modes()

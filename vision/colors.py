@@ -156,7 +156,7 @@ class DiceSet:
         names = list(self.colors)
         refs = _naming_space(np.array([self.colors[n] for n in names], np.float32))
         dist = np.linalg.norm(refs - _naming_space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
-        if isinstance(lab, Body) and any(n in self.modes for n in names):
+        if isinstance(lab, Body) and lab.measured() and any(n in self.modes for n in names):
             own = lab.modes()
             dist = np.array([min(d, mode_distance(own, self.modes[n])) if n in self.modes else d
                              for d, n in zip(dist, names, strict=True)])
@@ -194,12 +194,21 @@ class Body(np.ndarray):
     """A die's body colour (Lab, 3 numbers, as an array) that keeps the pixels it was measured
     on, for `modes`: a marbled die's two colours, measured only when a set asks for them."""
 
-    core: np.ndarray
-    mask: np.ndarray
+    core: np.ndarray | None
+    mask: np.ndarray | None
+
+    def __array_finalize__(self, obj: object) -> None:
+        # arithmetic on a body (a mean of several, a difference) is a colour with no pixels
+        self.core, self.mask = None, None
+
+    def measured(self) -> bool:
+        return self.core is not None and self.mask is not None and self.shape == (3,)
 
     def modes(self) -> np.ndarray:
         """The body's two colours and their shares, k×4 (share, L, a, b): pips left out by their
         shape (`_without_pips`), the rest split in two (`two_modes`)."""
+        if self.core is None or self.mask is None:
+            raise ValueError("a body computed from others has no pixels: measure it (body_lab)")
         return two_modes(_without_pips(self.core, self.mask, np.asarray(self)))
 
 
