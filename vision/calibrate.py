@@ -7,6 +7,7 @@ from zonkcam.vision.colors import (
     Body,
     DiceSet,
     body_lab,
+    central_body,
     pooled_modes,
     white_balance_gains,
 )
@@ -21,8 +22,8 @@ def calibrate(reader, image: np.ndarray, names: list[str], set_name: str) -> Dic
     """A dice set from one picture of dice laid left to right in the order of `names`.
 
     A name given several times (red, red, white, ...) gets the median of its dice's body
-    colours (the mean of two), which evens out shading across the row and leaves out a marbled
-    die whose body read as its swirl, and the two modes of their bodies (`reference`).
+    colours, which evens out shading across the row, less a marbled die whose body read as its
+    swirl, and the two modes of their bodies (`reference`).
     """
     dice = sorted(reader.read(image).dice, key=lambda d: d.center[0])
     if len(dice) != len(names):
@@ -39,9 +40,11 @@ def calibrate(reader, image: np.ndarray, names: list[str], set_name: str) -> Dic
 
 
 def reference(bodies: list[Body]) -> tuple[tuple[float, float, float], np.ndarray]:
-    """One colour of a set from its dice's bodies: the median body colour, and their modes."""
-    m = np.median(np.array([np.asarray(b) for b in bodies]), axis=0)
-    return (float(m[0]), float(m[1]), float(m[2])), pooled_modes([b.modes() for b in bodies])
+    """One colour of a set from its dice's bodies: the median of those that agree with their
+    main mode (`colors.central_body`), and their pooled modes."""
+    modes = pooled_modes([b.modes() for b in bodies])
+    m = central_body(np.array([np.asarray(b) for b in bodies]), modes)
+    return (float(m[0]), float(m[1]), float(m[2])), modes
 
 
 def from_bodies(set_name: str, samples: dict[str, list[Body]], max_distance: float | None = None

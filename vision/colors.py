@@ -70,6 +70,7 @@ BLOB_FAR = 36.0  # and clearly unlike the table: a swirl or glare on a die of th
 # inner half, further than PIP_FAR from the body colour. A marbled die's swirls are bigger or
 # long, and are kept: they are the body's second colour.
 PIP_FAR, PIP_SHARE = 30.0, 0.12
+AGREE = 35.0  # a calibrated colour's dice whose bodies agree (`central_body`)
 TEMPERATURE = 12.0  # Lab distance that makes a name e times less likely than a closer one
 # A body further than this (in `_naming_space`) from every colour of the set is not named:
 # another colour than the set's (a blue die in a red, white and green set), not a die's own
@@ -302,6 +303,18 @@ def pooled_modes(modes: list[np.ndarray], rounds: int = 8) -> np.ndarray:
                             if (near == j).any() else centres[j] for j in range(2)])
     return np.array([[w[near == j].sum(), *(rows[near == j, 1:] * w[near == j, None]).sum(axis=0)
                       / w[near == j].sum()] for j in range(2) if (near == j).any()], np.float32)
+
+
+def central_body(bodies: np.ndarray, modes: np.ndarray) -> np.ndarray:
+    """A colour's body from its dice's (N×3): the median of those within `AGREE` of the one
+    nearest their pooled main mode. Two marbled dice, one read as its purple and one as its
+    white swirl, have a mean (their median) that is neither (a set's purple dice read blue)."""
+    z = _naming_space(np.asarray(bodies, np.float32))
+    main = modes[int(np.argmax(modes[:, 0])), 1:]
+    d = np.linalg.norm(z - _naming_space(main[None].astype(np.float32)), axis=1)
+    nearest = z[int(np.argmin(d))]
+    agree = np.linalg.norm(z - nearest, axis=1) <= AGREE
+    return np.median(np.asarray(bodies, np.float32)[agree], axis=0)
 
 
 def mode_distance(a: np.ndarray, b: np.ndarray) -> float:
