@@ -18,18 +18,26 @@ from zonkcam.vision.silhouette import silhouette
 SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
 PIPS_TO_DIE = 1.6  # a die's size for a pip's box the proposer made (measured 20-21 px for 34)
+# A die's read at the proposer's box stands against a less sure one of another value at its square
+# (`square_read_kept`) only where that box is at most this many times the square's side (the
+# proposer's boxes run 1.1-1.35 times a die's): over round 14's saved settles of 68000-70019 the
+# rule changed 30 reads of dice boxed wider (57-75 px for 33), 3 right ones wrong (ones 0.64-0.97
+# at the box) and 2 wrong ones right; of dice boxed at about their size, 17 right and 1 wrong
+# (benchmarks/README.md, issue 34, round 15).
+BOX_OF_A_DIE = 1.45
 
 
 def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size: float | None
             ) -> list[Candidate]:
     """Each die whose silhouette against the table is a square of about a die's size, read
-    again at that square; that reading and colour patch are kept unless it reads "not a die",
-    and of two dice whose squares coincide (two pips of a two, each proposed as a die) one is
-    kept. The box becomes the square's (turned as the die is), so that a die proposed at a pip
-    in one frame and at its middle in the next lies in one place, at a die's size: the stream
-    measures dice by their boxes, and the proposer's run large. In a photo taken at a slant a
-    silhouette holds a side as well (it read fewer photos exactly), so only overhead cameras
-    get this."""
+    again at that square; that reading and colour patch are kept unless it reads "not a die" or,
+    where the proposer boxed the die at about its size, reads less surely another value
+    (`square_read_kept`), and of two dice whose squares coincide (two pips of a two, each
+    proposed as a die) one is kept. The box becomes the square's (turned as the die is), so
+    that a die proposed at a pip in one frame and at its middle in the next lies in one place,
+    at a die's size: the stream measures dice by their boxes, and the proposer's run large. In
+    a photo taken at a slant a silhouette holds a side as well (it read fewer photos exactly),
+    so only overhead cameras get this."""
     dice = [i for i, c in enumerate(found) if not reader.rejects(c)]
     typical = typical_size(found, size, reader.rejects)
     squares: dict[int, Proposal] = {}
@@ -56,11 +64,20 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
         if pr[0] < reader.reject_threshold:
             c = found[i]
             p, q = c.proposal, squares[i]
-            box = q.w * box_growth(angle)
-            out[i] = Candidate(Proposal(q.cx, q.cy, box, box, p.score), angle, pr, patch,
-                               c.gains, c.crop)
+            box = Proposal(q.cx, q.cy, q.w * box_growth(angle), q.w * box_growth(angle), p.score)
+            if p.size > BOX_OF_A_DIE * q.w or square_read_kept(c.probs, pr):
+                out[i] = Candidate(box, angle, pr, patch, c.gains, c.crop)
+            else:  # its read at a box of about its size, surer and of another value
+                out[i] = Candidate(box, angle, c.probs, c.patch, c.gains, c.crop)
     return one_per_die(out, reader.rejects,
                        [squares.get(i, c.proposal) for i, c in enumerate(out)], first=squares.keys())
+
+
+def square_read_kept(read: np.ndarray, at_square: np.ndarray) -> bool:
+    """Whether a die's read at its square (class probabilities, "not a die" first) replaces its
+    read at the proposer's box `read`: where it is at least as sure, or gives the same value (a
+    six read 0.92 at its box, a four 0.73 at its square: 69015 t7; `BOX_OF_A_DIE`)."""
+    return bool(at_square[1:].max() >= read[1:].max() or at_square[1:].argmax() == read[1:].argmax())
 
 
 def square(image: np.ndarray, p: Proposal, others: list[tuple[float, float]],
