@@ -21,7 +21,7 @@ PIPS_TO_DIE = 1.6  # a die's size for a pip's box the proposer made (measured 20
 # A die's read at the proposer's box stands against a less sure one of another value at its square
 # (`square_read_kept`) only where that box is at most this many times the square's side (the
 # proposer's boxes run 1.1-1.35 times a die's): over round 14's saved settles of 68000-70019 the
-# rule changed 30 reads of dice boxed wider (57-75 px for 33), 3 right ones wrong (ones 0.64-0.97
+# rule changed 30 reads of dice boxed wider (51-75 px for 33), 3 right ones wrong (ones 0.64-0.97
 # at the box) and 2 wrong ones right; of dice boxed at about their size, 17 right and 1 wrong
 # (benchmarks/README.md, issue 34, round 15).
 BOX_OF_A_DIE = 1.45
