@@ -19,7 +19,7 @@ its size, as long as a pair's (on read_cost's drawn stills of dice lying apart, 
 were boxed 1.45-2.3 typical dice long, each read at 16-25 places for nothing). So a long box is
 measured first (`outline_length`): what stands out from the table at its middle, in a square
 `WINDOW` dice across, cut off halfway to the other dice read, is one die where its least
-rectangle is under `EXTENT` dice long, and the box is left as read. Where nothing clear stands
+rectangle is `SHORTEST` to `EXTENT` dice long, and the box is left as read. Where nothing clear stands
 out (the thing reaches the square's border, or nothing stands out at the middle) it is searched.
 
 Only boxes that long are looked at (none on most stills), only in stills over twice the
@@ -51,9 +51,13 @@ MARGIN = 0.35  # of a die: how far beyond the box less half a die a die's centre
 # A long box whose outline's least rectangle is under this many dice long holds one die. On
 # tuning stills (drawn pairs seeds 100-139, 30 `pi-drawn` from seed 38, read_cost's 9 drawn) the
 # 187 long boxes measured: the 15 the grid parted 1.60-2.63 dice; of the 172 others 141 under
-# 1.3 (0.1-1.27), 24 over, 7 unmeasured. (`silhouette`'s outline, which cuts a neighbour touching
-# at a corner off, measured two of the 15 pairs one die long.)
-EXTENT = 1.3
+# 1.3 (0.1-1.27, most 0.8-1.2), 24 over, 7 unmeasured. (`silhouette`'s outline, which cuts a
+# neighbour touching at a corner off, measured two of the 15 pairs one die long.)
+EXTENT = 1.2
+# ... and at least this many: a shorter piece at the middle is a pip or a sliver of a die (or the
+# gap between two), no measure (`scale_eval --proxies pi-tray,pi-drawn --seed 37`: the five pairs
+# that measured 1.3 lost there measured 0.12-0.71, and one 1.23).
+SHORTEST = 0.8
 WINDOW = 4.0  # dice across the square a long box's outline is looked for in (a pair: 2 long)
 STANDS_OUT = 20.0  # Lab distance (lightness counted half) from the table at least, as `silhouette`'s
 
@@ -74,12 +78,12 @@ def places(p: Proposal, size: float) -> list[tuple[float, float]]:
 def one_die(image: np.ndarray, p: Proposal, size: float | None,
             dice: list[tuple[float, float]]) -> bool:
     """Whether what stands out from the table at the long box `p` (cut off halfway to the other
-    `dice`, centres) is a die `size` px across alone: its least rectangle under `EXTENT` dice
-    long. False where nothing is measured (no size, or no clear outline: `outline_length`)."""
+    `dice`, centres) is a die `size` px across alone: its least rectangle `SHORTEST` to `EXTENT`
+    dice long. False where nothing is measured (no size, or no clear outline: `outline_length`)."""
     if size is None:
         return False
     found = outline_length(image, (p.cx, p.cy), size, [d for d in dice if d != (p.cx, p.cy)])
-    return found is not None and found < EXTENT
+    return found is not None and SHORTEST <= found < EXTENT
 
 
 def outline_length(image: np.ndarray, center: tuple[float, float], size: float,
