@@ -19,10 +19,10 @@ SQUARE_ASPECT = 1.15
 SQUARE_SIZES = (0.5, 1.5)
 PIPS_TO_DIE = 1.6  # a die's size for a pip's box the proposer made (measured 20-21 px for 34)
 # A die's read at the proposer's box stands against a less sure one of another value at its square
-# (`square_read_kept`) only where that box is at most this many times the square's side (the
-# proposer's boxes run 1.1-1.35 times a die's): over round 14's saved settles of 68000-70019 the
-# rule changed 30 reads of dice boxed wider (51-75 px for 33), 3 right ones wrong (ones 0.64-0.97
-# at the box) and 2 wrong ones right; of dice boxed at about their size, 17 right and 1 wrong
+# (`square_read_kept`) only where that box is at most this many times the square's side. Over round
+# 14's saved settles of 68000-70019 the bare rule changed 30 reads of dice boxed wider (51-75 px
+# for 33): 3 right ones made wrong (ones 0.64-0.97 at the box), 2 wrong ones right; and of dice
+# boxed at 1.03-1.41 times their size, 17 wrong ones right and 1 right one wrong
 # (benchmarks/README.md, issue 34, round 15).
 BOX_OF_A_DIE = 1.45
 
