@@ -141,7 +141,9 @@ def test_a_polygon_on_the_command_line_is_one_or_a_table_error(text):
     assert len(polygon) >= 3 and all(math.isfinite(v) for p in polygon for v in p)
 
 
-DICE_SET = {"name": "ours", "colors": {"red": [120, 170, 150], "white": [250, 128, 128]}}
+DICE_SET = {"name": "ours", "colors": {"red": [120, 170, 150], "white": [250, 128, 128]},
+            "modes": {"red": [[0.7, 120, 170, 150], [0.3, 250, 128, 128]],
+                      "white": [[1.0, 250, 128, 128], [0.0, 250, 128, 128]]}}
 
 
 @SETTINGS

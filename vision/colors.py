@@ -330,14 +330,15 @@ def _load_modes(path: str | Path, raw: object, colors: dict) -> dict[str, np.nda
     if not isinstance(raw, dict):
         raise DiceSetError(f"{path}: 'modes' must map names to rows of [share, L, a, b]")
     try:
-        modes = {str(k): np.array(v, np.float32).reshape(-1, 4) for k, v in raw.items()}
+        # float64 first: a huge number is refused below, not cast to inf with a warning
+        modes = {str(k): np.array(v, np.float64).reshape(-1, 4) for k, v in raw.items()}
     except (ValueError, TypeError) as exc:
         raise DiceSetError(f"{path}: 'modes' must map names to rows of [share, L, a, b] ({exc})") from exc
     for k, m in modes.items():
         if k not in colors or not len(m) or not np.all((m >= 0) & (m <= 255)) or m[:, 0].sum() <= 0:
             raise DiceSetError(f"{path}: 'modes' of {k!r} must be a colour of the set's, with rows "
                                "of [share, L, a, b], each 0-255, shares not all 0")
-    return modes
+    return {k: m.astype(np.float32) for k, m in modes.items()}
 
 
 def _trimmed_median(labs: np.ndarray) -> np.ndarray:
