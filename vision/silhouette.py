@@ -134,6 +134,18 @@ def blobs(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     return out
 
 
+def standing_out(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+                 others: Sequence[tuple[float, float]], window: float) -> tuple[np.ndarray, float]:
+    """Mask (0/1) of what stands out from the table in the square `window` die sides across at
+    `center`, nearer it than the `others` (centres), gaps closed but nothing cut off (dice
+    touching at a corner stay one piece); and its patch pixels per picture pixel."""
+    patch, k = _window(image_bgr, center, side, window)
+    cx, cy = center
+    near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others]
+    mask = _standing_out(patch, near)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), k
+
+
 def _window(image_bgr: np.ndarray, center: tuple[float, float], side: float,
             window: float) -> tuple[np.ndarray, float]:
     """The reader's face patch, wider: a die of `side` px spans PATCH / `window` of it; and

@@ -37,8 +37,9 @@ import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.crop_reader import CropReader
 from zonkcam.vision.die_sizes import die_size
-from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
+from zonkcam.vision.faces import PATCH
 from zonkcam.vision.proposals import Proposal
+from zonkcam.vision.silhouette import standing_out
 
 Judge = Callable[[Candidate], bool]
 
@@ -59,7 +60,6 @@ EXTENT = 1.2
 # that measured 1.3 lost there measured 0.12-0.71, and one 1.23).
 SHORTEST = 0.8
 WINDOW = 4.0  # dice across the square a long box's outline is looked for in (a pair: 2 long)
-STANDS_OUT = 20.0  # Lab distance (lightness counted half) from the table at least, as `silhouette`'s
 
 
 def places(p: Proposal, size: float) -> list[tuple[float, float]]:
@@ -90,23 +90,10 @@ def outline_length(image: np.ndarray, center: tuple[float, float], size: float,
                    others: list[tuple[float, float]]) -> float | None:
     """How many dice `size` px across long the thing standing out from the table at `center` is
     (its least rectangle's long side): in a square `WINDOW` dice across, what differs from the
-    square's border in colour or lightness (as `silhouette` finds a die, but dice touching at a
+    square's border in colour or lightness (`silhouette.standing_out`: dice touching at a
     corner kept together: no opening), nearer `center` than the `others`, the piece holding
     the middle. None where that piece reaches the border or the middle holds none."""
-    patch = patch_at(image, center[0], center[1], size * WINDOW / PATCH_MARGIN)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
-                           lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
-    diff = (lab - np.median(ring, axis=0)) * np.array([0.5, 1.0, 1.0], np.float32)
-    squared = np.einsum("...k,...k->...", diff, diff)
-    mask = squared > max(STANDS_OUT**2, 0.4**2 * float(np.percentile(squared, 95)))
-    k = PATCH / (WINDOW * size)  # patch px per picture px
-    ys, xs = np.mgrid[:PATCH, :PATCH].astype(np.float32) - PATCH / 2
-    for ox, oy in others:  # halfway to another die read: its side
-        dx, dy = (ox - center[0]) * k, (oy - center[1]) * k
-        if math.hypot(dx, dy) < WINDOW * PATCH:
-            mask &= xs * dx + ys * dy < (dx * dx + dy * dy) / 2
-    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask, k = standing_out(image, center, size, others, WINDOW)
     _, labels = cv2.connectedComponents(mask)
     middle = labels[PATCH // 2 - 2:PATCH // 2 + 3, PATCH // 2 - 2:PATCH // 2 + 3]
     if not middle.any():
