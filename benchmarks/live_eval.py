@@ -4,6 +4,7 @@
     python benchmarks/live_eval.py --reader model      # the recognizer (needs a model)
     python benchmarks/live_eval.py --reader truth      # perfect reads: the stream logic alone
     python benchmarks/live_eval.py --reader found      # the recognizer, each face's value right
+    python benchmarks/live_eval.py --reader model --model /tmp/cand/dice.onnx  # a candidate
     python benchmarks/live_eval.py --motion-only       # just the motion path's frames/s
     python benchmarks/live_eval.py --unkind            # issue 34's table: dark tray, sleeves,
                                                        # holds, knocks, dice against the wall
@@ -110,11 +111,11 @@ def motion_fps(frames: list[np.ndarray]) -> float:
     return len(frames) / (time.perf_counter() - start)
 
 
-def make_reader(kind: str, sim: Simulation):
+def make_reader(kind: str, sim: Simulation, model: str | None = None):
     if kind == "truth":
         return TruthReader(sim)
     if kind == "found":
-        return FoundReader(sim, make_reader("model", sim))
+        return FoundReader(sim, make_reader("model", sim, model))
     if kind == "drawn":
         from zonkcam.vision.sim.reader import DrawnDiceReader
 
@@ -122,7 +123,7 @@ def make_reader(kind: str, sim: Simulation):
     from zonkcam.models.registry import Registry
     from zonkcam.vision.read import Reader
 
-    return Reader(Registry().active_path(), overhead=True)
+    return Reader(model or Registry().active_path(), overhead=True)
 
 
 def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
@@ -180,6 +181,9 @@ def main() -> int:
     parser.add_argument("--faces", choices=("heldout", "audited"), default="heldout",
                         help="rune55 held-out faces as labelled, or the audited held-out photos' "
                              "legible dice only, labels corrected (cli_path_eval's --faces)")
+    parser.add_argument("--model", default=None, metavar="FILE",
+                        help="the model file the model and found readers use (default: the "
+                             "registry's active model): a candidate, without making it active")
     parser.add_argument("--motion-only", action="store_true")
     parser.add_argument("--unkind", action="store_true",
                         help="a dark tray, sleeves, holds after pick-ups, knocks, dice against "
@@ -216,7 +220,7 @@ def main() -> int:
         region = sim.truth["table"]
         table = None if args.no_table else \
             TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
-        reader = make_reader(args.reader, sim)
+        reader = make_reader(args.reader, sim, args.model)
         stream = ThrowStream(reader, table, dice_count=sim.config.dice)
         events = []
         for i, (t, frame) in enumerate(sim.frames()):
@@ -237,7 +241,7 @@ def main() -> int:
                table="found by the stream" if args.no_table else "given",
                dice=f"rune55 {args.faces} faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
-               only=sorted(args.only) if args.only else None,
+               only=sorted(args.only) if args.only else None, model=args.model,
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
                motion_fps_640x480=round(fps, 1))
     print(json.dumps(out))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
-from zonkcam.models.augment import photometric, random_affine
+from zonkcam.models.augment import hard_face, photometric, random_affine
 from zonkcam.models.train_extra import TrainError
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at, upright
 from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
@@ -84,7 +84,11 @@ def reader_crops(patches: np.ndarray, crop: int, margin: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the training recipe's crops
-def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def augment_crop(patch: np.ndarray, rng: np.random.Generator, hard_share: float = 0.0
+                 ) -> np.ndarray:
+    """A training crop of `patch`; `hard_share` of them made a hard face (`augment.hard_face`:
+    washed by a lamp, faint, marbled, light pips on a dark body, alone on a dark floor)."""
+    hard = hard_share > 0 and rng.random() < hard_share  # no draw when off: crops as before
     die = PATCH / PATCH_MARGIN
     k = (CROP / CROP_MARGIN) / die * rng.uniform(0.8, 1.25)
     # proposals miss the centre by ~0.1 die (up to 0.3): the whole face must stay in the crop
@@ -102,6 +106,11 @@ def augment_crop(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         small = int(rng.integers(11, 30))
         crop = cv2.resize(cv2.resize(crop, (small, small), interpolation=cv2.INTER_AREA),
                           (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+    if hard:
+        mid = m @ np.array([PATCH / 2, PATCH / 2, 1.0])
+        side = die * math.hypot(float(m[0, 0]), float(m[1, 0]))  # the die's side in the crop
+        crop = hard_face(crop, rng, (float(mid[0]), float(mid[1])), side)
+        return photometric(crop, rng, relight=False)
     return photometric(crop, rng)
 
 

@@ -181,8 +181,9 @@ def train_proposer(images, items, epochs: int, seed: int, net: Proposer | None =
 
 # ---------------------------------------------------------------- classifier training
 class CropData(torch.utils.data.Dataset):
-    def __init__(self, patches, labels, seed):
+    def __init__(self, patches, labels, seed, hard_share: float = 0.0):
         self.patches, self.labels, self.seed = patches, labels, seed
+        self.hard_share = hard_share
         self.calls = 0
 
     def __len__(self):
@@ -191,16 +192,17 @@ class CropData(torch.utils.data.Dataset):
     def __getitem__(self, i):
         self.calls += 1
         rng = np.random.default_rng((self.seed, i, self.calls))
-        crop = augment_crop(self.patches[i], rng)
+        crop = augment_crop(self.patches[i], rng, self.hard_share)
         return torch.from_numpy(crop[None].astype(np.float32) / 255), self.labels[i]
 
 
 def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Module | None = None,
-                     lr: float = 3e-3) -> torch.nn.Module:
-    """A new `FaceClassifier`, or `net` trained further (a shipped classifier's twin)."""
+                     lr: float = 3e-3, hard_share: float = 0.0) -> torch.nn.Module:
+    """A new `FaceClassifier`, or `net` trained further (a shipped classifier's twin);
+    `hard_share` of the crops hard faces (`augment.hard_face`)."""
     torch.manual_seed(seed)
     net = FaceClassifier() if net is None else net
-    data = CropData(patches, labels, seed)
+    data = CropData(patches, labels, seed, hard_share)
     gen = torch.Generator().manual_seed(seed)
     loader = torch.utils.data.DataLoader(data, batch_size=256, shuffle=True, num_workers=1,
                                          generator=gen, persistent_workers=True)
@@ -305,6 +307,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--clutter-share", type=float, default=0.0, metavar="SHARE",
                     help="add drawn clutter (print, logos, pens, knots, stitches, coins, buttons) "
                          "as 'not a die', SHARE of the classifier's crops (e.g. 0.1; default 0)")
+    ap.add_argument("--hard-faces", type=float, default=0.0, metavar="SHARE",
+                    help="make SHARE of the classifier's crops hard faces: washed by a lamp's "
+                         "gain, faint, marbled, light pips on a dark body, alone on a dark floor "
+                         "(`augment.hard_face`; e.g. 0.3; default 0)")
     return ap
 
 
@@ -313,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 0 <= args.clutter_share <= 0.5:
         ap.error(f"--clutter-share {args.clutter_share}: give a share from 0 to 0.5")
+    if not 0 <= args.hard_faces <= 1:
+        ap.error(f"--hard-faces {args.hard_faces}: give a share from 0 to 1")
     further = None
     if args.proposer_further:
         try:
@@ -351,11 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.classifier_from:
         spec = OnnxClassifier.load(args.classifier_from)
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
-                                      net=spec.twin(), lr=1e-3)
+                                      net=spec.twin(), lr=1e-3, hard_share=args.hard_faces)
         torch.save(classifier.state_dict(), args.work / "classifier.pt")
         spec.write(classifier.eval(), args.out, {})
     else:
-        classifier = train_classifier(patches, labels, args.epochs_cls, args.seed)
+        classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
+                                      hard_share=args.hard_faces)
         torch.save(classifier.state_dict(), args.work / "classifier.pt")
         export(proposer_onnx, classifier, args.out)
     return _quantize(args.out, t0)

@@ -17,3 +17,51 @@ def test_training_crops_are_turned_upright_as_the_reader_turns_faces():
     upright = np.mean([t <= 15 for t in turns])  # a quarter turn and ±10°, and the shear
     # a face at 30°, turned at any angle, is this near upright a third of the time
     assert upright >= 1 - FREE_TURNS - 0.1
+
+
+def _white_face_crop() -> np.ndarray:
+    """A white die showing six on a mid-grey table, upright, CROP px, as `augment_crop` cuts."""
+    from zonkcam.models.crops import CROP, CROP_MARGIN
+
+    img = np.full((CROP, CROP, 3), 120, np.uint8)
+    draw_die(img, DrawnDie(6, "white", CROP / 2, CROP / 2, CROP / CROP_MARGIN, 0.0))
+    return img.mean(axis=2).astype(np.uint8)
+
+
+def test_a_washed_face_is_clipped_white_and_keeps_its_pips():
+    from zonkcam.models.augment import washed
+
+    crop = _white_face_crop()
+    inner = slice(crop.shape[0] // 4, -(crop.shape[0] // 4))
+    for seed in range(20):
+        out = washed(crop, np.random.default_rng(seed))[inner, inner]
+        assert np.mean(out >= 254) > 0.3  # the lamp clips the body's highlights
+        assert out.min() < 240  # but the pips are still darker than the body
+
+
+def test_a_face_on_the_floor_has_a_dark_floor_round_it():
+    from zonkcam.models.augment import on_floor
+
+    crop = _white_face_crop()
+    out = on_floor(crop, np.random.default_rng(0), (crop.shape[1] / 2, crop.shape[0] / 2), 20.0)
+    corners = np.concatenate([out[:5, :5].ravel(), out[-5:, -5:].ravel()])
+    assert corners.mean() < 110 < crop[:5, :5].mean()  # the table grey 120 is now the floor
+    c = crop.shape[0] // 2
+    assert np.array_equal(out[c - 3:c + 3, c - 3:c + 3], crop[c - 3:c + 3, c - 3:c + 3])
+
+
+def test_hard_faces_are_off_by_default_and_every_kind_makes_a_crop():
+    pytest.importorskip("torch")
+    from zonkcam.models.augment import HARD_KINDS
+    from zonkcam.models.crops import CROP, augment_crop
+
+    rng = np.random.default_rng(0)
+    patch = background(rng, PATCH, PATCH, "felt")
+    draw_die(patch, DrawnDie(3, "white", PATCH / 2, PATCH / 2, PATCH / PATCH_MARGIN, 20.0))
+    grey = patch.mean(axis=2).astype(np.uint8)
+    # off: the same crops as before the option (no random draw is spent on it); the sum is
+    # that of the recipe before hard faces (HEAD of 2026-11-27, checked crop by crop on 50 seeds)
+    plain = [augment_crop(grey, np.random.default_rng(seed), 0.0) for seed in range(5)]
+    assert sum(int(c.astype(np.int64).sum()) for c in plain) == 962701
+    hard = [augment_crop(grey, np.random.default_rng(seed), 1.0) for seed in range(10 * len(HARD_KINDS))]
+    assert all(c.shape == (CROP, CROP) and c.dtype == np.uint8 for c in hard)
