@@ -17,6 +17,9 @@ wanders between them; a calibrated colour also keeps the two `modes` of its dice
 left out by their shape), and a die is as near a colour as the nearer of its body colour and its
 own two modes (the earth mover's distance between the two pairs of modes). Files without
 "modes" (older ones, the default palette) name by the body colour alone.
+The default palette, for sets without a file, names in a space of its own (`_palette_space`):
+its references are usual dice, not the table's own, so a die's chroma (dye, translucency,
+swirl, light) is compressed and its hue decides, and a body clearly coloured is never black.
 `DiceSet.restricted(names)` keeps the colours a game's rules name (a variant's `dice_colors`).
 """
 from __future__ import annotations
@@ -35,7 +38,7 @@ import numpy as np
 # OpenCV's 8-bit convention (L, a, b in 0..255). White, ivory and yellow differ in b*
 # (yellowness) and lightness: white ~131, ivory ~145, yellow 190 and up.
 DEFAULT_RGB = {
-    "white": (225, 225, 220),
+    "white": (226, 226, 226),  # neutral: byler's and the drawn white dice measure b* 127-129
     "ivory": (222, 212, 185),
     "yellow": (210, 190, 40),
     "orange": (225, 110, 30),
@@ -77,6 +80,16 @@ TEMPERATURE = 12.0  # Lab distance that makes a name e times less likely than a 
 # colour in another light. Marbled dice vary most, from die to die of one set.
 MAX_DISTANCE = 40.0
 CALIBRATED_MAX_DISTANCE = 40.0
+# The default palette's space (`_palette_space`). Its references are usual dice, not the table's
+# own: a navy die's chroma is a royal blue's doubled by the dark boost, a blue die marbled with
+# black measures a third of the palette's blue, a translucent green half its green, yet each
+# keeps its hue. So chroma is compressed (C -> PALETTE_CHROMA * C / (C + PALETTE_HALF): 45 of
+# chroma is half the most) and lightness weighted down further; and a body of chroma
+# BLACK_MAX_CHROMA or more is not black (byler's black dice measure 1-6, its black-swirled
+# blue and dark plum dice 10-27). Set on byler's photos and drawn seeds 0-3 (colour round 2).
+PALETTE_L_WEIGHT = 0.3
+PALETTE_CHROMA, PALETTE_HALF = 130.0, 45.0
+BLACK_MAX_CHROMA = 10.0
 
 
 # The names the game log accepts (zonkcam.rules.dice.COLOR_NAME): a lower-case word.
@@ -95,16 +108,20 @@ def rgb_to_lab(rgb: tuple[int, int, int]) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class DiceSet:
     """Reference colours by name, in OpenCV 8-bit Lab; a body further than `max_distance`
-    from all of them is not named."""
+    from all of them is not named. `palette`: the default palette's colours (and a game's
+    share of them), named in `_palette_space`; a calibrated set, borrowed colours and all, is
+    named in `_naming_space`."""
 
     name: str
     colors: dict[str, tuple[float, float, float]]
     max_distance: float = MAX_DISTANCE
     modes: dict[str, np.ndarray] = field(default_factory=dict)  # name: k×4 (share, L, a, b)
+    palette: bool = False
 
     @classmethod
     def default(cls) -> DiceSet:
-        return cls("default", {k: tuple(rgb_to_lab(v).tolist()) for k, v in DEFAULT_RGB.items()})
+        return cls("default", {k: tuple(rgb_to_lab(v).tolist()) for k, v in DEFAULT_RGB.items()},
+                   palette=True)
 
     @classmethod
     def load(cls, path: str | Path) -> DiceSet:
@@ -147,7 +164,8 @@ class DiceSet:
                 "with zonkcam calibrate-dice and pass the file as --dice-set")
         colors = {n: self.colors.get(n, default.get(n)) for n in wanted}
         modes = {n: self.modes[n] for n in wanted if n in self.modes}
-        return DiceSet(self.name, colors, self.max_distance, modes)  # type: ignore[arg-type]
+        return DiceSet(self.name, colors, self.max_distance, modes,  # type: ignore[arg-type]
+                       self.palette)
 
     def name_of(self, lab: np.ndarray) -> tuple[str | None, float]:
         """The nearest reference colour and a softmax confidence over all of them; (None, 0.0)
@@ -155,8 +173,13 @@ class DiceSet:
         (from `body_lab`) is as near a colour with `modes` as the nearer of its body colour and
         its own modes (`mode_distance`)."""
         names = list(self.colors)
-        refs = _naming_space(np.array([self.colors[n] for n in names], np.float32))
-        dist = np.linalg.norm(refs - _naming_space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
+        space = _palette_space if self.palette else _naming_space
+        refs = space(np.array([self.colors[n] for n in names], np.float32))
+        dist = np.linalg.norm(refs - space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
+        if self.palette and _chroma(lab) >= BLACK_MAX_CHROMA:
+            dist = np.where([n == "black" for n in names], np.inf, dist)
+            if not np.isfinite(dist).any():
+                return None, 0.0
         if isinstance(lab, Body) and lab.measured() and any(n in self.modes for n in names):
             own = lab.modes()
             dist = np.array([min(d, mode_distance(own, self.modes[n])) if n in self.modes else d
@@ -363,6 +386,23 @@ def _naming_space(labs: np.ndarray) -> np.ndarray:
     boost = np.clip(DARK_L / np.maximum(labs[:, 0], 1.0), 1.0, DARK_BOOST)
     return np.stack([L_WEIGHT * labs[:, 0], (labs[:, 1] - 128) * boost,
                      (labs[:, 2] - 128) * boost], axis=1)
+
+
+def _palette_space(labs: np.ndarray) -> np.ndarray:
+    """`_naming_space` for the default palette: lightness weighted `PALETTE_L_WEIGHT`, and the
+    dark-boosted chroma C compressed to PALETTE_CHROMA * C / (C + PALETTE_HALF), hue kept. A
+    die's chroma strays from a usual die's of its colour (translucent, marbled, navy against
+    royal blue) far more than its hue does; near grey, chroma still tells black from a colour."""
+    z = _naming_space(labs)
+    chroma = np.hypot(z[:, 1], z[:, 2])[:, None]
+    return np.concatenate([z[:, :1] * (PALETTE_L_WEIGHT / L_WEIGHT),
+                           z[:, 1:] * (PALETTE_CHROMA / (chroma + PALETTE_HALF))], axis=1)
+
+
+def _chroma(lab: np.ndarray) -> float:
+    """A colour's chroma, as measured (no dark boost), in OpenCV 8-bit Lab."""
+    v = np.asarray(lab, np.float32).reshape(3)
+    return float(np.hypot(v[1] - 128.0, v[2] - 128.0))
 
 
 def _labs(bgr: np.ndarray) -> np.ndarray:
