@@ -128,7 +128,8 @@ def palette_truth(colour: str, got: str | None) -> str:
     return got if got is not None and got in EITHER.get(colour, ()) else PALETTE_NAME.get(colour, colour)
 
 
-def drawn_default(per: int, seed: int) -> list[tuple[str, str, str | None]]:
+def drawn_default(per: int, seed: int, bodies: list | None = None) -> list[tuple[str, str, str | None]]:
+    """Each die named by the default palette; `bodies` gets (key, colour, body) of each."""
     rng = np.random.default_rng(seed)
     palette, rows = DiceSet.default(), []
     for _ in range(per // 3):
@@ -141,6 +142,21 @@ def drawn_default(per: int, seed: int) -> list[tuple[str, str, str | None]]:
                                   float(rng.uniform(0.75, 1.2)), size)
             for (look, _, _), (truth, lab) in zip(placed, measured(image, placed, size), strict=True):
                 rows.append((f"{truth} ({look.look})", truth, palette.name_of(lab)[0]))
+                if bodies is not None:
+                    bodies.append((f"{truth} ({look.look})", truth, lab))
+    return rows
+
+
+def outside_the_set(bodies: list, seed: int) -> list[tuple[str, None, str | None]]:
+    """`drawn_default`'s dice named against three other colours of the palette (a game's set
+    without the die's colour): right when not named (issue 36: never a colour outside the set;
+    where none fits, unreadable). Its own generator: the other figures keep their draws."""
+    rng, names, sets = np.random.default_rng(seed), sorted(DiceSet.default().colors), {}
+    rows = []
+    for key, truth, lab in bodies:
+        pick = tuple(sorted(rng.choice([n for n in names if n != truth], 3, replace=False)))
+        dice_set = sets.setdefault(pick, DiceSet.default().restricted(pick))
+        rows.append((key, None, dice_set.name_of(lab)[0]))
     return rows
 
 
@@ -282,7 +298,10 @@ def main() -> int:
                     help="also the drawn calibrated sets through the whole reader (calibrate-dice's way)")
     a = ap.parse_args()
     if not a.byler_only:
-        report("drawn, default palette (any light)", drawn_default(a.per, a.seed))
+        bodies: list = []
+        report("drawn, default palette (any light)", drawn_default(a.per, a.seed, bodies))
+        report("drawn, default palette, a set of 3 other colours (right: not named)",
+               outside_the_set(bodies, a.seed))
         report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
         if a.through_reader:
             report("drawn, calibrated sets through the whole reader",
