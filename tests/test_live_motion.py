@@ -88,3 +88,28 @@ def test_free_motion_in_scattered_frames_is_not_rolling():
     det = RestDetector(MotionConfig(settle_s=0.3))
     ups = [det.update(f, i / FPS) for i, f in enumerate(frames)]
     assert any(u.moving for u in ups[1:18]) and not any(u.rolling for u in ups)
+
+
+def test_a_die_rolling_by_the_places_of_dice_picked_up_since_the_settle_is_rolling():
+    # issue 34, 71010 t3: a row of dice settled, was picked up and held (no settle between),
+    # and a thrown die rolled by their places: each place still differs from that settle,
+    # and together they made a thing too large for a die, taken for a hand, so the die
+    # beside it was never free and the throw was taken for a nudge (`not_thrown`)
+    rng = np.random.default_rng(7)
+    row = [(150 + 34 * k, 200) for k in range(4)]
+
+    def frame(dice):
+        f = np.full((480, 640, 3), 70, np.uint8)
+        for x, y in dice:
+            cv2.rectangle(f, (x, y), (x + 34, y + 34), (230, 230, 230), -1)
+        return np.clip(f + rng.normal(0, 3, f.shape), 0, 255).astype(np.uint8)
+
+    det = RestDetector(MotionConfig(settle_s=0.3))
+    ups = [det.update(frame(row), i / FPS) for i in range(12)]
+    assert any(u.settled for u in ups)
+    det.set_die_side(34, 640)
+    det.set_resting([(x + 17, y + 17) for x, y in row], 640)
+    path = [(150 + 12 * i, 244) for i in range(12)] + [(282, 244)] * 15
+    ups = [det.update(frame([p]), (12 + i) / FPS) for i, p in enumerate(path)]
+    settle = next(u for u in ups if u.settled)
+    assert settle.rolling

@@ -57,6 +57,8 @@ class MotionConfig:
     at_rest: float = 0.7  # die sides round a die at rest at the last settle where a die-sized
     # change is that die covered or uncovered: an arm in a sleeve of the table's colour
     # sweeping over it, a hand taking it
+    rest_spot: float = 0.8  # die sides round a die at rest at the last settle whose change
+    # from that settle alone (not motion) joins no object: the place of a die picked up
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,16 +97,19 @@ class RestDetector:
         self._border: np.ndarray | None = None
         self.die_side: float | None = None  # the dice's side in the small image's pixels
         self._resting = np.zeros((0, 2), np.float32)  # dice at rest, in the small image
+        self._spots: np.ndarray | None = None  # 0 round them (`rest_spot`), else 255
 
     def set_die_side(self, side: float, width: int) -> None:
         """The dice's face side, `side` px in frames `width` px wide (the stream's reads)."""
         if self._size is not None:
             self.die_side = side * self._size[0] / width
+            self._spots = None
 
     def set_resting(self, centres: list[tuple[float, float]], width: int) -> None:
         """Where the dice lay at the last settle, in frames `width` px wide."""
         if self._size is not None:
             self._resting = np.asarray(centres, np.float32).reshape(-1, 2) * (self._size[0] / width)
+            self._spots = None
 
     def small(self, frame: np.ndarray) -> np.ndarray:
         """The frame as the small grey image the detector works on."""
@@ -180,6 +185,23 @@ class RestDetector:
             return cur
         return cv2.convertScaleAbs(cur, alpha=m_ref / m_cur)
 
+    def _rest_spots(self, shape: tuple[int, ...]) -> np.ndarray | None:
+        """Mask (small px, 0/255) that leaves out the places of the dice at rest at the last
+        settle (`rest_spot` die sides round each), or None before the dice's size is known.
+        Where a die was picked up, the picture differs from that settle until the next: a die
+        thrown past it merged with it (and with its neighbours' places) into a thing larger
+        than a die, taken for a hand, and the throw that followed a held pick-up for a nudge
+        (71010 t3). What moves there is still seen, by the frame-to-frame change."""
+        if self.die_side is None or not len(self._resting):
+            return None
+        if self._spots is None or self._spots.shape != shape[:2]:
+            spots = np.full(shape[:2], 255, np.uint8)
+            r = max(1, round(self.config.rest_spot * self.die_side))
+            for x, y in self._resting:
+                cv2.circle(spots, (round(float(x)), round(float(y))), r, 0, -1)
+            self._spots = spots
+        return self._spots
+
     def _free_motion(self, cur: np.ndarray, motion: np.ndarray
                      ) -> tuple[bool, list[tuple[float, float, float]]]:
         """(something die-like moves that is not connected to the frame edge, the centre and
@@ -197,6 +219,9 @@ class RestDetector:
         assert self._reference is not None
         c = self.config
         _, fg = self._changed(cur, self._reference)
+        spots = self._rest_spots(fg.shape)
+        if spots is not None:
+            fg = cv2.bitwise_and(fg, spots)
         objects = cv2.dilate(cv2.bitwise_or(fg, motion), np.ones((3, 3), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(objects, connectivity=8)
         if n <= 1:
