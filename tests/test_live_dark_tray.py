@@ -170,3 +170,33 @@ def test_a_flat_die_by_floor_a_lamp_lights_more_than_round_it_is_not_cocked():
                   for dx in (-1, 0, 1) for side in (SIDE - 1, SIDE, SIDE + 1)]
     cocked = [r for r in calls if r is not None and LEAST_TOP <= r <= SHORT_TOP]
     assert cocked == [], cocked
+
+
+def leaning_black_die(image: np.ndarray, cx: float, cy: float, angle: float) -> None:
+    """A black die leaning 40° as a real one's photo shows it: its top face lighter than the
+    floor within a rim of the floor's grey, three white pips, over a side of the floor's
+    grey that shows only the lone pip of a one at its middle."""
+    top, lean = round(SIDE * np.cos(np.radians(40))), round(SIDE * np.sin(np.radians(40)))
+    sprite = np.full((top + lean, SIDE, 3), FLOOR, np.uint8)
+    rim = round(0.12 * SIDE)
+    sprite[rim:top - rim, rim:-rim] = FLOOR[0] + 30
+    for k in (0.3, 0.5, 0.7):
+        cv2.circle(sprite, (round(k * SIDE), round(k * top)), 2, (200, 200, 200), -1)
+    cv2.circle(sprite, (SIDE // 2, top + lean // 2), 2, (120, 120, 120), -1)
+    h = sprite.shape[0]
+    m = cv2.getRotationMatrix2D((SIDE / 2, h / 2), angle, 1.0)
+    m[:, 2] += (cx - SIDE / 2, cy - h / 2)
+    size = image.shape[1::-1]
+    warped = cv2.warpAffine(sprite, m, size)
+    mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
+    image[mask > 127] = warped[mask > 127]
+
+
+@pytest.mark.parametrize("angle", [0, 30, 75])
+def test_a_black_die_leaning_whose_side_shows_a_lone_pip_is_cocked(angle):
+    # issue 34, 71011 t6: the top face alone stood out, a step of its shading taken for its
+    # side, and it read flat; the side's pip, past `PIECE_REACH` of the face, was left out
+    image = dark_tray()
+    leaning_black_die(image, 120, 100, angle)
+    at = (120 - np.sin(np.radians(angle)) * SIDE * 0.32, 100 - np.cos(np.radians(angle)) * SIDE * 0.32)
+    assert mark_cocked(image, [die(*at)], SIDE)[0].status == "cocked"

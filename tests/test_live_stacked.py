@@ -315,3 +315,24 @@ def test_a_stacks_top_die_with_no_value_takes_the_quorums_when_no_view_reads_it_
     quorum = [[die(60, 60), replace(die(160, 100, 3), confidence=c)] for c in (0.5, 0.8, 0.6)]
     [_, again] = stream._tops_read_again([die(60, 60), stacked], quorum)
     assert (again.value, again.status, again.confidence) == (3, "stacked", 0.8)
+
+
+@pytest.mark.parametrize("side", [33.0, 33.6, 34.0, 34.4])
+def test_a_grey_die_by_a_dark_trays_shaded_wall_is_no_stack(side, monkeypatch):
+    # issue 34, 71018 t1: a grey six lying flat near a corner of a dark tray, whose wall's
+    # shaded strip runs along two sides of the square it is measured in, beside a stack; the
+    # border's median was the strip's grey, the lit floor round the six stood out in grain
+    # that ringed it, and it measured larger than the stack: the stack was taken for a die
+    # lying flat, the six for the stack
+    from zonkcam.vision.sim.config import PALETTE, Frame
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
+
+    monkeypatch.setitem(PALETTE, "grey", ((120, 120, 120), (30, 30, 30)))
+    sim = Simulation(unkind(SimConfig(seed=71018, throws=2)))
+    index = sim.truth["throws"][1]["frame"] + 12
+    spec = sim._frames[index]
+    dice = [replace(d, color="grey") if d.value == 6 else d for d in spec.dice]
+    image = sim.render(index, Frame(dice, offset=spec.offset))
+    (ox, oy), seen = spec.offset, [d for d in dice if d.status in ("ok", "stacked")]
+    marked = mark_stacked(image, [die(d.x + ox, d.y + oy, d.value) for d in seen], side, 1, True)
+    assert [m.status for m in marked] == [d.status for d in seen]

@@ -35,9 +35,12 @@ SECOND_TABLE = 0.2  # of the border unlike the table: a second surface (a die co
 # it is darker but shadows and the wall's shade, which are not dice.
 DARK_TABLE = 48.0
 DARK_STEP = 12.0
-PIECE_REACH = 0.3  # die sides from a die's silhouette on a dark table that a piece of it lies
+PIECE_REACH = 0.4  # die sides from a die's silhouette on a dark table that a piece of it lies
+# (a black die leaning 40°: the lone pip of a one at its side's middle lies 0.32 sides past
+# its top face's edge, and the face's own rim, as dark as the floor, is not in the silhouette)
 PIECE_AREA = 0.01  # of a die's face: a piece this large at least (a pip is about 0.03)
 PIECES_MOST = 1.5  # faces: a die and its pieces cover at most this (a leaning die 1.4)
+LIT_FLOOR = 75  # percentile of the square's border: the floor's lit part (`silhouette`'s lit_floor)
 PIECE_STEP = 20.0  # Lab lightness over the floor's that a piece reaches somewhere (a pip, a
 # die's lit corner: 60-90; the floor's grain by a tray's shaded wall: under 20)
 
@@ -92,8 +95,8 @@ class Silhouette:
 
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                others: Sequence[tuple[float, float]] = (), window: float = WINDOW,
-               sides: bool = False, lighter: bool = False, grain: bool = True
-               ) -> Silhouette | None:
+               sides: bool = False, lighter: bool = False, grain: bool = True,
+               lit_floor: bool = False) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
     with the wall or the table (it reaches the edge of the square `window` die sides across).
@@ -105,14 +108,18 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     compares such areas against a higher bar), and its outline is the hull of its pieces.
     `grain` False: of that, only pieces lighter by `PIECE_STEP` somewhere (`_lighter_within`):
     the cocked test, which the floor's grain round a die makes long (the stack test keeps it,
-    to tell a die merged with it, far larger than a stack, from a stack)."""
+    to tell a die merged with it, far larger than a stack, from a stack). `lit_floor`: with
+    `lighter`, lighter than the floor's lit part (`LIT_FLOOR`), not its median: a die by a
+    tray's wall has its shaded strip along two sides of the square, and the floor round the
+    die, lit, stood out in grain that ringed a die lying flat (taken for a stack, 71018 t1)."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
-    contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side, grain=grain)
+    contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side, grain=grain,
+                       lit_floor=lit_floor)
     if contour is None:
         contour = _outline(patch, near, two_tables=True, sides=sides)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
@@ -181,7 +188,7 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
 
 def _standing_out(patch_bgr: np.ndarray, others: list[tuple[float, float]],
                   two_tables: bool = False, sides: bool = False, lighter: bool = False,
-                  grain: bool = True) -> np.ndarray:
+                  grain: bool = True, lit_floor: bool = False) -> np.ndarray:
     """`_foreground`'s mask (0/1) before it is cleaned, pip-wide pieces and all."""
     lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
@@ -198,7 +205,8 @@ def _standing_out(patch_bgr: np.ndarray, others: list[tuple[float, float]],
         squared = np.minimum(squared, _squared_distance(lab, np.median(rest, axis=0)))
     mask = squared > least
     if lighter and table[0] < DARK_TABLE:
-        mask |= _lighter_within(lab[..., 0], float(table[0]), mask, grain)
+        floor = float(np.percentile(ring[:, 0], LIT_FLOOR)) if lit_floor else float(table[0])
+        mask |= _lighter_within(lab[..., 0], floor, mask, grain)
     mask &= _ours(lab, others, sides)
     return mask.astype(np.uint8)
 
@@ -269,13 +277,14 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
              two_tables: bool = False, sides: bool = False, lighter: bool = False,
-             side: float | None = None, grain: bool = True) -> np.ndarray | None:
+             side: float | None = None, grain: bool = True, lit_floor: bool = False
+             ) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`. `side`: a die's side
     in patch pixels; with `lighter` on a dark table, the outline is the hull of the die's
     pieces (`_with_pieces`)."""
-    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain)
+    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain, lit_floor)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     c = PATCH // 2
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)

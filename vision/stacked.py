@@ -58,7 +58,9 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     `STACK_MOST_DARK` times. A grey or black die on a black floor stands out by lightness
     more than by colour (by colour alone such stacks measured about a die's size). With a
     die seen leaving, a die gone is likelier than one hidden, and the colour test alone asks
-    (a black die lying alone can measure large by lightness). By lightness a die measuring over
+    (a black die lying alone can measure large by lightness). Lighter is lighter than the
+    floor's lit part: by a tray's wall the floor round a die stood out against the shaded
+    strip and ringed it (`silhouette`'s `lit_floor`). By lightness a die measuring over
     `STACK_MOST_DARK` has merged with the floor's lighter grain, not stacked. The figures:
     docs/live.md ("How it decides", stacks) and benchmarks/README.md (issue 34, rounds 3-5)."""
     centres = [d.center for d in dice]
@@ -67,7 +69,7 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW,
-                               lighter=lighter)
+                               lighter=lighter, lit_floor=True)
             if found is not None:
                 areas[i] = found.area
                 dark = lighter and on_dark_table(found.patch)
