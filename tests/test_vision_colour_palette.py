@@ -84,3 +84,34 @@ def test_a_calibrated_set_names_in_its_own_space_as_before():
         dist = np.linalg.norm(refs - _naming_space(lab[None]), axis=1)
         want = list(mine.colors)[int(np.argmin(dist))] if dist.min() <= mine.max_distance else None
         assert mine.name_of(lab)[0] == want
+
+
+@pytest.mark.parametrize(("name", "rgb", "game"), [
+    ("blue", (35, 70, 170), ["red", "green", "purple"]),
+    ("purple", (95, 45, 130), ["red", "blue", "white"]),
+    ("maroon", (110, 35, 50), ["red", "green", "white"]),
+])
+@pytest.mark.parametrize("table", ["felt", "dark"])
+def test_a_die_of_a_colour_the_game_left_out_is_unreadable_not_its_neighbour(name, rgb, game, table):
+    """Issue 36: where no colour of the set fits, the die is unreadable. A blue die in a red,
+    green and purple game is within reach of purple, but the palette's blue, left out of the
+    game, is far nearer (`OUTSIDE_MARGIN`): it was named purple."""
+    game_set = DiceSet.default().restricted(game)
+    rng, out = np.random.default_rng(0), []
+    for value in range(1, 7):
+        img = background(rng, 200, 200, table)
+        draw_look(img, DieLook(name, rgb), value, 100, 100, 56, rng.uniform(0, 90), rng)
+        out.append(game_set.name_of(body_lab(patch_at(img, 100, 100, 56), white_balance_gains(img)))[0])
+    assert out == [None] * 6
+
+
+def test_a_cream_die_in_a_white_game_is_white_but_an_ivory_one_is_not():
+    # byler's cream "white" dice measure b* 133-140; the palette names them ivory, yet within
+    # OUTSIDE_MARGIN of white: a red, green and white game takes them as its white
+    rgw = DiceSet.default().restricted(["red", "green", "white"])
+    assert set(rgw.outside) == set(DiceSet.default().colors) - {"red", "green", "white"}
+    for cream in ((194, 126, 136), (180, 127, 139), (231, 125, 137)):
+        assert DiceSet.default().name_of(np.array(cream, np.float32))[0] == "ivory"
+        assert rgw.name_of(np.array(cream, np.float32))[0] == "white"
+    assert rgw.name_of(np.array(DiceSet.default().colors["ivory"], np.float32)) == (None, 0.0)
+    assert rgw.name_of(rgb_to_lab((190, 30, 40)))[0] == "red"

@@ -90,6 +90,12 @@ CALIBRATED_MAX_DISTANCE = 40.0
 PALETTE_L_WEIGHT = 0.3
 PALETTE_CHROMA, PALETTE_HALF = 130.0, 45.0
 BLACK_MAX_CHROMA = 10.0
+# A game's share of the palette does not name a die that a palette colour left out of the game
+# is nearer than OUTSIDE_MARGIN to: no colour of the set fits it (a blue die in a red, green
+# and white set). Closer than that, the set's colour is taken: a cream die in a white set is
+# its white. Drawn seeds 0-3, three other colours: named .23 -> .08, three with its own
+# right .993 -> .992; byler in a red, green, white set: right .983 -> .975.
+OUTSIDE_MARGIN = 20.0
 
 
 # The names the game log accepts (zonkcam.rules.dice.COLOR_NAME): a lower-case word.
@@ -110,13 +116,15 @@ class DiceSet:
     """Reference colours by name, in OpenCV 8-bit Lab; a body further than `max_distance`
     from all of them is not named. `palette`: the default palette's colours (and a game's
     share of them), named in `_palette_space`; a calibrated set, borrowed colours and all, is
-    named in `_naming_space`."""
+    named in `_naming_space`. `outside`: the palette's colours a game's share of it left out
+    (`restricted`), for `OUTSIDE_MARGIN`."""
 
     name: str
     colors: dict[str, tuple[float, float, float]]
     max_distance: float = MAX_DISTANCE
     modes: dict[str, np.ndarray] = field(default_factory=dict)  # name: k×4 (share, L, a, b)
     palette: bool = False
+    outside: dict[str, tuple[float, float, float]] = field(default_factory=dict)
 
     @classmethod
     def default(cls) -> DiceSet:
@@ -164,22 +172,21 @@ class DiceSet:
                 "with zonkcam calibrate-dice and pass the file as --dice-set")
         colors = {n: self.colors.get(n, default.get(n)) for n in wanted}
         modes = {n: self.modes[n] for n in wanted if n in self.modes}
+        outside = ({n: v for n, v in (self.colors | self.outside).items() if n not in colors}
+                   if self.palette else {})
         return DiceSet(self.name, colors, self.max_distance, modes,  # type: ignore[arg-type]
-                       self.palette)
+                       self.palette, outside)
 
     def name_of(self, lab: np.ndarray) -> tuple[str | None, float]:
         """The nearest reference colour and a softmax confidence over all of them; (None, 0.0)
         when even the nearest is over `max_distance`: the die's colour is unreadable. A `Body`
         (from `body_lab`) is as near a colour with `modes` as the nearer of its body colour and
-        its own modes (`mode_distance`)."""
+        its own modes (`mode_distance`). A game's share of the palette names None where a
+        colour it left out is nearer by more than `OUTSIDE_MARGIN`."""
         names = list(self.colors)
-        space = _palette_space if self.palette else _naming_space
-        refs = space(np.array([self.colors[n] for n in names], np.float32))
-        dist = np.linalg.norm(refs - space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
-        if self.palette and _chroma(lab) >= BLACK_MAX_CHROMA:
-            dist = np.where([n == "black" for n in names], np.inf, dist)
-            if not np.isfinite(dist).any():
-                return None, 0.0
+        dist = self._distances(self.colors, lab)
+        if not np.isfinite(dist).any():
+            return None, 0.0
         if isinstance(lab, Body) and lab.measured() and any(n in self.modes for n in names):
             own = lab.modes()
             dist = np.array([min(d, mode_distance(own, self.modes[n])) if n in self.modes else d
@@ -187,7 +194,20 @@ class DiceSet:
         p = np.exp(-(dist - dist.min()) / TEMPERATURE)
         p /= p.sum()
         i = int(np.argmax(p))
-        return (names[i], float(p[i])) if dist[i] <= self.max_distance else (None, 0.0)
+        if dist[i] > self.max_distance or (
+                self.outside and self._distances(self.outside, lab).min() + OUTSIDE_MARGIN < dist[i]):
+            return None, 0.0
+        return names[i], float(p[i])
+
+    def _distances(self, colors: dict[str, tuple[float, float, float]], lab: np.ndarray) -> np.ndarray:
+        """The body's distance to each of `colors` in this set's space (inf: black, for a body
+        too coloured to be black in the palette's)."""
+        space = _palette_space if self.palette else _naming_space
+        refs = space(np.array(list(colors.values()), np.float32))
+        dist = np.linalg.norm(refs - space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
+        if self.palette and _chroma(lab) >= BLACK_MAX_CHROMA:
+            dist = np.where([n == "black" for n in colors], np.inf, dist)
+        return dist
 
 
 def thumbnail(image: np.ndarray, side: int = 64) -> np.ndarray:
