@@ -160,6 +160,18 @@ def outside_the_set(bodies: list, seed: int) -> list[tuple[str, None, str | None
     return rows
 
 
+def inside_the_set(bodies: list, seed: int) -> list[tuple[str, str, str | None]]:
+    """The same dice named against their own colour and two others of the palette (a game's
+    set with the die's colour): what leaving colours out costs the dice that are in."""
+    rng, names, sets = np.random.default_rng(seed + 1), sorted(DiceSet.default().colors), {}
+    rows = []
+    for key, truth, lab in bodies:
+        pick = tuple(sorted([truth, *rng.choice([n for n in names if n != truth], 2, replace=False)]))
+        dice_set = sets.setdefault(pick, DiceSet.default().restricted(pick))
+        rows.append((key, truth, dice_set.name_of(lab)[0]))
+    return rows
+
+
 def drawn_calibrated(per: int, seed: int) -> list[tuple[str, str, str | None]]:
     rng = np.random.default_rng(seed)
     rows = []
@@ -302,6 +314,8 @@ def main() -> int:
         report("drawn, default palette (any light)", drawn_default(a.per, a.seed, bodies))
         report("drawn, default palette, a set of 3 other colours (right: not named)",
                outside_the_set(bodies, a.seed))
+        report("drawn, default palette, a set of its own colour and 2 others",
+               inside_the_set(bodies, a.seed))
         report("drawn, calibrated sets (the table's light)", drawn_calibrated(a.per, a.seed + 1))
         if a.through_reader:
             report("drawn, calibrated sets through the whole reader",
