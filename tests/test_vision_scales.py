@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 from zonkcam.vision.candidates import Candidate
@@ -20,10 +21,11 @@ def reader() -> Reader:
     return Reader()
 
 
-def close_up(value: int, angle: float, kind: str, color: str, side: int = 90) -> np.ndarray:
-    """One die filling two thirds of a small picture, as a crop of one die."""
+def close_up(value: int, angle: float, kind: str, color: str, side: int = 90,
+             fill: float = 0.66) -> np.ndarray:
+    """One die filling two thirds (`fill`) of a small picture, as a crop of one die."""
     image = background(np.random.default_rng(value), side, side, kind)
-    draw_die(image, DrawnDie(value, color, side / 2, side / 2, side * 0.66, angle))
+    draw_die(image, DrawnDie(value, color, side / 2, side / 2, side * fill, angle))
     return image
 
 
@@ -36,6 +38,36 @@ def test_a_die_filling_the_picture_is_one_die_not_its_pips(reader):
                                         (40, "wood", "blue"))
              if [d.value for d in reader.read(close_up(value, angle, kind, color)).dice] == [value]]
     assert len(right) >= 17, right
+
+
+def test_a_small_crop_whose_pip_alone_reads_as_a_die_is_read_close_up(reader):
+    """A 52-px crop of a two, noisy and JPEG'd (as rune55's ~40-px dice cut ~60 px): blown up
+    to the proposer's 320 px, one pip 2 px across read as a one, under a tenth of the
+    picture, so the close-up never looked (before: a one); shrunk onto its canvas the die
+    reads as a two."""
+    rng = np.random.default_rng(2)
+    image = background(rng, 52, 52, "felt")
+    draw_die(image, DrawnDie(2, "white", 26, 26, 52 * 0.7, 0))
+    noisy = np.clip(image + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
+    image = cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 70])[1],
+                         cv2.IMREAD_COLOR)
+    assert [d.value for d in reader.read(image).dice] == [2]
+
+
+def test_a_die_read_surely_inside_the_close_ups_gives_way_where_the_middle_view_agrees(reader):
+    """A 200-px crop of a five (132 px): the first look reads its middle, 43 px, surely as a
+    four; the close-up reads a five 184 px across, and the 160-px view a five 113 px across
+    (too small to be the close-up's die: before, the sure four stayed). Of a three, the first
+    look's two (its middle) gives way the same."""
+    assert [d.value for d in reader.read(close_up(5, 25, "paper", "red", 200)).dice] == [5]
+    assert [d.value for d in reader.read(close_up(3, 25, "wood", "red", 200)).dice] == [3]
+
+
+def test_pips_beside_the_close_ups_box_are_not_dice(reader):
+    """A six filling 0.8 of a 90-px crop: the close-up reads it surely, boxed 18 px off its
+    middle, and two of its pips read unsurely as fours lay outside that box (before: three
+    dice)."""
+    assert [d.value for d in reader.read(close_up(6, 25, "felt", "white", fill=0.8)).dice] == [6]
 
 
 def test_small_dice_in_a_big_picture_are_found(reader):

@@ -218,7 +218,8 @@ class Reader(CropReader):
     def _close_up(self, image: np.ndarray, found: list[Candidate], size: float | None
                   ) -> list[Candidate]:
         """`found`, with the dice a proposal of the picture shrunk onto a plain canvas reads
-        whole in place of their pips, where the dice read are large in the picture."""
+        whole in place of their pips, where the dice read are large in the picture or the
+        picture is smaller than the proposer's view (`scales.wants_close_up`)."""
         long_side = max(image.shape[:2])
         if size is not None or not scales.wants_close_up(found, long_side, self.proposer_side,
                                                          self.rejects):

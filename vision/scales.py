@@ -56,6 +56,9 @@ PIPS_APART = 0.9
 PIP_SHARE = 0.4
 SURE_DICE = 0.25
 PIP_REACH = 0.35  # a die's pips lie within this × its side of its middle (a six's corners: 0.35)
+# ... and, of a die the close-up reads whole, read unsurely within this × its side: its box can
+# lie a third of a die off its middle, or leave out its side's pips (scale_eval's close-ups)
+SPECK_REACH = 1.0
 # A big still's dice read at under `FOCUS_FROM` × `FOCUS_DIE` px at the proposer's scale are
 # proposed once more in the region round them (`FOCUS_MARGIN` dice beyond), scaled so they are
 # `FOCUS_DIE` px there (up to `FOCUS_MOST` times the picture's pixels, and `ZOOM_SIDE_MAX` px):
@@ -147,11 +150,15 @@ def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judg
 
 def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: int,
                    rejects: Judge) -> bool:
-    """Whether the dice read are large in the picture (or none were read in a small one)."""
+    """Whether the dice read are large in the picture (or none were read in a small one), or
+    the picture is smaller than the proposer's view: blown up to it, a die filling the picture
+    is beyond the sizes the proposer finds, and a speck of a pip can be the only "die" read
+    (rune55's ~40-px dice cut ~60 px: a pip 2-4 px across read as a one, under
+    `CLOSE_UP_FROM` of the picture, and the close-up never looked)."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
     if not sizes:
         return long_side <= 2 * proposer_side
-    return max(sizes) >= CLOSE_UP_FROM * long_side
+    return max(sizes) >= CLOSE_UP_FROM * long_side or long_side < proposer_side
 
 
 def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge,
@@ -219,6 +226,8 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
             continue  # not surely a die, or a heap of dice seen small
         mid = middle() if mid is None else mid
         seen = [c for c in mid if not rejects(c) and not unsure(c) and _within(c.proposal, b)]
+        # one die of the close-up's value there, if smaller: its box is off, its read is not
+        agrees = len(seen) == 1 and seen[0].value == big.value
         if len(seen) == 1 and seen[0].proposal.size >= SAME_DIE * b.size:
             big, b = seen[0], seen[0].proposal  # one die, seen whole at the middle scale
             inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
@@ -228,8 +237,11 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
             continue
         inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
         if len(inside) == 1 and (found[inside[0]].proposal.size >= SAME_DIE * b.size
-                                 or not unsure(found[inside[0]])):
-            continue  # the same die read at both scales, or a die read surely inside
+                                 or not (unsure(found[inside[0]]) or agrees)):
+            # the same die read at both scales, or a die read surely inside (unless the middle
+            # view read the close-up's value: a drawn five's middle cut at a third of it reads
+            # as a four surely, a two's pip as a one)
+            continue
         if len(inside) > MOST_PIPS:
             continue  # a tray of dice the close-up took for one (rune55 PXL_20240219_192227570)
         fine = [found[i].proposal for i in inside]
@@ -242,7 +254,20 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
             continue  # dice side by side, which the close-up took for one (or its vignette)
         dropped.update(inside)
         out.append(big)
-    return [c for i, c in enumerate(out) if i not in dropped]
+    return without_specks([c for i, c in enumerate(out) if i not in dropped],
+                          [c.proposal for c in out[len(found):]], unsure, rejects)
+
+
+def without_specks(found: list[Candidate], whole: Sequence[Proposal], unsure: Judge,
+                   rejects: Judge) -> list[Candidate]:
+    """`found` without the dice read unsurely under `PIP_SHARE` of the size of a die the
+    close-up read whole (`whole`: at least `CLOSE_UP_LEAST` of the picture) and within
+    `SPECK_REACH` of its side from its middle: pips of its face that its box, drawn off the
+    die's middle or smaller than it, leaves out, and the pips of a side seen at a slant."""
+    return [c for c in found if rejects(c) or not unsure(c) or not any(
+        c.proposal.size < PIP_SHARE * d.size
+        and math.hypot(c.proposal.cx - d.cx, c.proposal.cy - d.cy) < SPECK_REACH * d.size
+        for d in whole)]
 
 
 def other_values(big: Candidate, inside: Sequence[Candidate], unsure: Judge) -> int:
