@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -203,11 +204,19 @@ class DiceSet:
         """The body's distance to each of `colors` in this set's space (inf: black, for a body
         too coloured to be black in the palette's)."""
         space = _palette_space if self.palette else _naming_space
-        refs = space(np.array(list(colors.values()), np.float32))
+        refs = _references(self.palette, tuple(colors.values()))
         dist = np.linalg.norm(refs - space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
         if self.palette and _chroma(lab) >= BLACK_MAX_CHROMA:
             dist = np.where([n == "black" for n in colors], np.inf, dist)
         return dist
+
+
+@lru_cache(maxsize=64)
+def _references(palette: bool, labs: tuple[tuple[float, float, float], ...]) -> np.ndarray:
+    """A set's colours in its naming space, once per set (naming is per die, per frame)."""
+    refs = (_palette_space if palette else _naming_space)(np.array(labs, np.float32))
+    refs.flags.writeable = False
+    return refs
 
 
 def thumbnail(image: np.ndarray, side: int = 64) -> np.ndarray:
