@@ -204,7 +204,7 @@ class DiceSet:
         """The body's distance to each of `colors` in this set's space (inf: black, for a body
         too coloured to be black in the palette's)."""
         space = _palette_space if self.palette else _naming_space
-        refs = _references(self.palette, tuple(colors.values()))
+        refs = _references(self.palette, tuple(tuple(map(float, v)) for v in colors.values()))
         dist = np.linalg.norm(refs - space(np.asarray(lab, np.float32).reshape(1, 3)), axis=1)
         if self.palette and _chroma(lab) >= BLACK_MAX_CHROMA:
             dist = np.where([n == "black" for n in colors], np.inf, dist)
