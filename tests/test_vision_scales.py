@@ -70,6 +70,15 @@ def test_pips_beside_the_close_ups_box_are_not_dice(reader):
     assert [d.value for d in reader.read(close_up(6, 25, "felt", "white", fill=0.8)).dice] == [6]
 
 
+def test_the_middle_view_reads_a_small_crop_the_close_up_reads_no_die_in(reader):
+    """A 66-px crop of a red one on felt: neither the first look nor the close-up reads a die
+    (before: none); the 160-px view reads the one surely, filling the picture (rune55's
+    close-ups: a two 165 px across in a 232-px crop, whose close-up read its pips as twos; a
+    two 53 px across in 65, boxed at half its size)."""
+    image = cv2.resize(close_up(1, 40, "felt", "red", 200), (66, 66), interpolation=cv2.INTER_AREA)
+    assert [d.value for d in reader.read(image).dice] == [1]
+
+
 def test_small_dice_in_a_big_picture_are_found(reader):
     """A 12 MP picture of dice ~60 px across (7 px at the proposer's first look)."""
     rng = np.random.default_rng(36)

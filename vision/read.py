@@ -226,8 +226,17 @@ class Reader(CropReader):
             return found  # a caller that knows the dice's size (a live table) needs none
         whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
                                     canvas=scales.CLOSE_UP_CANVAS)
-        return scales.whole_dice(found, whole, long_side, self.unsure, self.rejects,
-                                 lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
+        mid: list[list[Candidate]] = []
+
+        def middle() -> list[Candidate]:
+            if not mid:
+                mid.append(self._candidates_at(image, scales.MIDDLE_SIDE, size))
+            return mid[0]
+
+        if long_side < self.proposer_side and not any(
+                scales.whole_die(c, long_side, self.unsure, self.rejects) for c in whole):
+            whole = middle()
+        return scales.whole_dice(found, whole, long_side, self.unsure, self.rejects, middle)
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
                        canvas: int = 1, near: Sequence[Candidate] | None = None,

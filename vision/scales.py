@@ -222,7 +222,7 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
     mid: Sequence[Candidate] | None = None
     for big in whole:
         b = big.proposal
-        if rejects(big) or unsure(big) or b.size < CLOSE_UP_LEAST * long_side:
+        if not whole_die(big, long_side, unsure, rejects):
             continue  # not surely a die, or a heap of dice seen small
         mid = middle() if mid is None else mid
         seen = [c for c in mid if not rejects(c) and not unsure(c) and _within(c.proposal, b)]
@@ -268,6 +268,12 @@ def without_specks(found: list[Candidate], whole: Sequence[Proposal], unsure: Ju
         c.proposal.size < PIP_SHARE * d.size
         and math.hypot(c.proposal.cx - d.cx, c.proposal.cy - d.cy) < SPECK_REACH * d.size
         for d in whole)]
+
+
+def whole_die(c: Candidate, long_side: int, unsure: Judge, rejects: Judge) -> bool:
+    """Whether a close-up's candidate is a die read whole: surely, and at least
+    `CLOSE_UP_LEAST` of the picture's long side."""
+    return not rejects(c) and not unsure(c) and c.proposal.size >= CLOSE_UP_LEAST * long_side
 
 
 def other_values(big: Candidate, inside: Sequence[Candidate], unsure: Judge) -> int:
