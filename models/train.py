@@ -192,7 +192,10 @@ class CropData(torch.utils.data.Dataset):
     def __getitem__(self, i):
         self.calls += 1
         rng = np.random.default_rng((self.seed, i, self.calls))
-        crop = augment_crop(self.patches[i], rng, self.hard_share)
+        # hard faces for dice only: a reject crop washed or set on a floor is a blank rounded
+        # square, which taught the first run (2026-11-27) to reject faint faces
+        share = self.hard_share if self.labels[i] > 0 else 0.0
+        crop = augment_crop(self.patches[i], rng, share)
         return torch.from_numpy(crop[None].astype(np.float32) / 255), self.labels[i]
 
 
@@ -308,7 +311,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="add drawn clutter (print, logos, pens, knots, stitches, coins, buttons) "
                          "as 'not a die', SHARE of the classifier's crops (e.g. 0.1; default 0)")
     ap.add_argument("--hard-faces", type=float, default=0.0, metavar="SHARE",
-                    help="make SHARE of the classifier's crops hard faces: washed by a lamp's "
+                    help="make SHARE of the classifier's dice crops hard faces: washed by a lamp's "
                          "gain, faint, marbled, light pips on a dark body, alone on a dark floor "
                          "(`augment.hard_face`; e.g. 0.3; default 0)")
     return ap
