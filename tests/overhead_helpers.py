@@ -33,13 +33,18 @@ def put(image: np.ndarray, cx: float, cy: float, angle: float, lean: float = 0.0
             for y in (0.3, 0.7):
                 cv2.circle(sprite, (round(x * side_px), round(y * top)), side_px // 7,
                            (250, 250, 250), -1)
-    sprite = (sprite * shade).astype(np.uint8)
-    h = sprite.shape[0]
-    m = cv2.getRotationMatrix2D((side_px / 2, h / 2), angle, 1.0)
-    m[:, 2] += (cx - side_px / 2, cy - h / 2)
+    paste_turned(image, (sprite * shade).astype(np.uint8), cx, cy, angle)
+
+
+def paste_turned(image: np.ndarray, sprite: np.ndarray, cx: float, cy: float,
+                 angle: float) -> None:
+    """Paint `sprite` onto `image`, its middle at (cx, cy), turned by `angle` degrees."""
+    h, w = sprite.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += (cx - w / 2, cy - h / 2)
     size = image.shape[1::-1]
     warped = cv2.warpAffine(sprite, m, size)
-    mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, size)
     image[mask > 127] = warped[mask > 127]
 
 

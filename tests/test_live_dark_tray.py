@@ -4,7 +4,7 @@ face and side whole, and a flat die whose face is shaded is no leaning die."""
 import cv2
 import numpy as np
 import pytest
-from overhead_helpers import SIDE, die, put
+from overhead_helpers import SIDE, die, paste_turned, put
 from zonkcam.vision.cocked import LEAST_TOP, SHORT_TOP, mark_cocked, top_face_ratio
 from zonkcam.vision.silhouette import silhouette
 
@@ -28,17 +28,7 @@ def shaded_die(image: np.ndarray, cx: float, cy: float, angle: float, body: int 
     sprite[:, :rim] = sprite[:, -rim:] = FLOOR
     for k in (0.25, 0.5, 0.75):
         cv2.circle(sprite, (round(k * SIDE), round(k * SIDE)), SIDE // 8, (230, 230, 230), -1)
-    paste(image, sprite, cx, cy, angle)
-
-
-def paste(image: np.ndarray, sprite: np.ndarray, cx: float, cy: float, angle: float) -> None:
-    """A SIDE x SIDE die sprite drawn into the picture centred on (cx, cy), turned by `angle`."""
-    m = cv2.getRotationMatrix2D((SIDE / 2, SIDE / 2), angle, 1.0)
-    m[:, 2] += (cx - SIDE / 2, cy - SIDE / 2)
-    size = image.shape[1::-1]
-    warped = cv2.warpAffine(sprite.astype(np.uint8), m, size)
-    mask = cv2.warpAffine(np.full((SIDE, SIDE), 255, np.uint8), m, size)
-    image[mask > 127] = warped[mask > 127]
+    paste_turned(image, sprite.astype(np.uint8), cx, cy, angle)
 
 
 @pytest.mark.parametrize("angle", [0, 25, 70])
@@ -97,7 +87,7 @@ def dark_face_in_light_corners(image: np.ndarray, cx: float, cy: float, angle: f
     grey = np.linspace(FLOOR[0] + 30, FLOOR[0], SIDE, dtype=np.float32)[:, None]
     sprite[face > 0] = np.repeat(np.broadcast_to(grey, (SIDE, SIDE))[..., None], 3, 2)[face > 0]
     cv2.circle(sprite, (SIDE // 2, SIDE // 2), SIDE // 9, (230, 230, 230), -1)
-    paste(image, sprite, cx, cy, angle)
+    paste_turned(image, sprite.astype(np.uint8), cx, cy, angle)
 
 
 @pytest.mark.parametrize("angle", [0, 20, 63])
@@ -121,13 +111,7 @@ def test_a_black_die_leaning_whose_side_shows_its_pips_alone_is_cocked(angle):
     for x in (0.3, 0.7):
         cv2.circle(sprite, (round(x * SIDE), sprite_top + lean // 2), 3, (150, 150, 150), -1)
     cv2.circle(sprite, (SIDE // 2, sprite_top // 2), 4, (230, 230, 230), -1)
-    h = sprite.shape[0]
-    m = cv2.getRotationMatrix2D((SIDE / 2, h / 2), angle, 1.0)
-    m[:, 2] += (120 - SIDE / 2, 100 - h / 2)
-    size = image.shape[1::-1]
-    warped = cv2.warpAffine(sprite, m, size)
-    mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
-    image[mask > 127] = warped[mask > 127]
+    paste_turned(image, sprite, 120, 100, angle)
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "cocked"
 
 
@@ -183,13 +167,7 @@ def leaning_black_die(image: np.ndarray, cx: float, cy: float, angle: float) -> 
     for k in (0.3, 0.5, 0.7):
         cv2.circle(sprite, (round(k * SIDE), round(k * top)), 2, (200, 200, 200), -1)
     cv2.circle(sprite, (SIDE // 2, top + lean // 2), 2, (120, 120, 120), -1)
-    h = sprite.shape[0]
-    m = cv2.getRotationMatrix2D((SIDE / 2, h / 2), angle, 1.0)
-    m[:, 2] += (cx - SIDE / 2, cy - h / 2)
-    size = image.shape[1::-1]
-    warped = cv2.warpAffine(sprite, m, size)
-    mask = cv2.warpAffine(np.full(sprite.shape[:2], 255, np.uint8), m, size)
-    image[mask > 127] = warped[mask > 127]
+    paste_turned(image, sprite, cx, cy, angle)
 
 
 @pytest.mark.parametrize("angle", [0, 30, 75])

@@ -5,14 +5,19 @@ from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle
 from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
 
+def _drawn_patch(rng: np.random.Generator, value: int, angle: float) -> np.ndarray:
+    """A white die drawn on felt in the middle of a grey PATCH, as the reader cuts patches."""
+    patch = background(rng, PATCH, PATCH, "felt")
+    draw_die(patch, DrawnDie(value, "white", PATCH / 2, PATCH / 2, PATCH / PATCH_MARGIN, angle))
+    return patch.mean(axis=2).astype(np.uint8)
+
+
 def test_training_crops_are_turned_upright_as_the_reader_turns_faces():
     pytest.importorskip("torch")
     from zonkcam.models.train import FREE_TURNS, augment_crop
 
     rng = np.random.default_rng(0)
-    patch = background(rng, PATCH, PATCH, "felt")
-    draw_die(patch, DrawnDie(5, "white", PATCH / 2, PATCH / 2, PATCH / PATCH_MARGIN, 30.0))
-    grey = patch.mean(axis=2).astype(np.uint8)
+    grey = _drawn_patch(rng, 5, 30.0)
     turns = [abs(face_angle(augment_crop(grey, rng))) for _ in range(200)]
     upright = np.mean([t <= 15 for t in turns])  # a quarter turn and ±10°, and the shear
     # a face at 30°, turned at any angle, is this near upright a third of the time
@@ -55,10 +60,7 @@ def test_hard_faces_are_off_by_default_and_every_kind_makes_a_crop():
     from zonkcam.models.augment import HARD_KINDS
     from zonkcam.models.crops import CROP, augment_crop
 
-    rng = np.random.default_rng(0)
-    patch = background(rng, PATCH, PATCH, "felt")
-    draw_die(patch, DrawnDie(3, "white", PATCH / 2, PATCH / 2, PATCH / PATCH_MARGIN, 20.0))
-    grey = patch.mean(axis=2).astype(np.uint8)
+    grey = _drawn_patch(np.random.default_rng(0), 3, 20.0)
     # off: the same crops as before the option (no random draw is spent on it); the sum is
     # that of the recipe before hard faces (HEAD of 2026-11-27, checked crop by crop on 50 seeds)
     plain = [augment_crop(grey, np.random.default_rng(seed), 0.0) for seed in range(5)]
