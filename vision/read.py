@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import cv2
@@ -226,13 +226,8 @@ class Reader(CropReader):
             return found  # a caller that knows the dice's size (a live table) needs none
         whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
                                     canvas=scales.CLOSE_UP_CANVAS)
-        mid: list[list[Candidate]] = []
-
-        def middle() -> list[Candidate]:
-            if not mid:
-                mid.append(self._candidates_at(image, scales.MIDDLE_SIDE, size))
-            return mid[0]
-
+        # the 160-px view costs a proposal: read at most once, and only when asked
+        middle = cache(lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
         if long_side < self.proposer_side and not any(
                 scales.whole_die(c, long_side, self.unsure, self.rejects) for c in whole):
             whole = middle()
