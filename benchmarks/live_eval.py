@@ -29,6 +29,7 @@ import os
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -195,6 +196,8 @@ def main() -> int:
                         help="run only these games of the set (the faces are still cut as for "
                              "the whole set, from --first-seed): one game's misses again")
     args = parser.parse_args()
+    if args.model is not None and not Path(args.model).is_file():
+        parser.error(f"--model {args.model}: no such model file")  # one line, not a traceback
     cv2.setNumThreads(1)
 
     def config(seed: int, throws: int) -> SimConfig:

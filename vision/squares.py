@@ -64,7 +64,8 @@ def squared(reader: CropReader, image: np.ndarray, found: list[Candidate], size:
         if pr[0] < reader.reject_threshold:
             c = found[i]
             p, q = c.proposal, squares[i]
-            box = Proposal(q.cx, q.cy, q.w * box_growth(angle), q.w * box_growth(angle), p.score)
+            grown = q.w * box_growth(angle)
+            box = Proposal(q.cx, q.cy, grown, grown, p.score)
             if p.size > BOX_OF_A_DIE * q.w or square_read_kept(c.probs, pr):
                 out[i] = Candidate(box, angle, pr, patch, c.gains, c.crop)
             else:  # its read at a box of about its size, surer and of another value
