@@ -17,6 +17,7 @@ Only the standard library: a kiosk needs no PostgreSQL driver.
 """
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import os
@@ -80,7 +81,8 @@ class Client:
             if exc.code >= 500 or exc.code == 429:
                 raise Offline(f"the league answered {exc.code}: {message}") from None
             raise Refused(exc.code, message) from None
-        except (OSError, ValueError) as exc:  # refused, reset, timed out, a broken answer
+        except (OSError, ValueError, http.client.HTTPException) as exc:  # refused, reset,
+            # timed out, a broken answer, an answer cut short (IncompleteRead)
             raise Offline(f"cannot reach the league ({type(exc).__name__})") from None
 
     def assignment(self) -> dict[str, Any] | None:
