@@ -132,3 +132,35 @@ def test_a_die_not_told_seen_and_read_turned_far_off_is_thrown():
     # where the stream cannot tell (a small motion stream) the turn still decides
     out = knocked_and_read_turned(lambda old: None)
     assert [d.value for d in out.kept] == [] and "knocked" not in out.flags
+
+
+def knocked_after_a_pick_up_and_named_anew(stayed):
+    """The 1-4 picked up (a settle between), then thrown; a thrown die knocked the kept 5, named
+    yellow, 15 px (0.45 of a side) and it is named ivory now (a marbled cream die, 72005 t6):
+    (outcome)."""
+    yellow = [Die(5, "yellow", 0.82, 0.4, (291, 179, 321, 209), (306, 194), 10.0, "ok"),
+              Die(6, "white", 0.99, 0.9, (283, 329, 313, 359), (298, 344), 10.0, "ok")]
+    t = ThrowTracker(dice_count=6)
+    t.settle([], rolled=False)
+    t.settle(yellow + SIX[:4], rolled=True)
+    assert t.settle(yellow, rolled=False).kind == "pickup"
+    knocked = Die(5, "ivory", 0.77, 0.3, (311, 184, 341, 214), (326, 199), 14.0, "ok")
+    thrown = [Die(v, "white", 0.99, 0.9, (0, 0, 30, 30), (100 + 60 * v, 420), 10.0, "ok")
+              for v in (1, 2, 3, 4)]
+    return t.settle([knocked, yellow[1], *thrown], rolled=True,
+                    stayed=lambda old: stayed if old.color == "yellow" else True)
+
+
+def test_a_kept_die_seen_while_dice_rolled_and_knocked_is_kept_however_its_colour_is_named():
+    out = knocked_after_a_pick_up_and_named_anew(True)
+    assert out.kind == "throw" and out.flags == ["knocked"]
+    assert sorted(d.value for d in out.kept) == [5, 6]
+    assert sorted(d.value for d in out.thrown) == [1, 2, 3, 4]
+    assert sorted(d.value for d in out.removed) == [1, 2, 3, 4]
+
+
+def test_a_die_of_another_colour_name_by_a_kept_dies_place_is_thrown_where_the_stream_cannot_tell():
+    # not seen there once the rolling began, or not told: the colour name decides, as before
+    for stayed in (False, None):
+        out = knocked_after_a_pick_up_and_named_anew(stayed)
+        assert sorted(d.value for d in out.thrown) == [1, 2, 3, 4, 5]

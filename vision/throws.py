@@ -209,6 +209,10 @@ class ThrowTracker:
             moved, gone, fresh = self._match(gone, fresh, self.nudge_radius * size, shift,
                                              angles=False, colours=colours)
             kept += [new for _, new in moved]
+        if rolled:
+            renamed, gone, fresh = self._seen_knocked(gone, fresh, size, shift, stayed)
+            moved += renamed
+            kept += [new for _, new in renamed]
         if not rolled:
             # nothing rolled: a "new" die where a vanished one lay is that die read differently
             # (a misread, a shadow), not a die placed there
@@ -267,6 +271,24 @@ class ThrowTracker:
                 if any(a is s for s in seen) or _angle_close(a, b, self.angle_tol)]
         far = [(a, b) for a, b in near if distance(a, b, shift) > self.match_tol * size]
         return near if len(fresh) > len(near) else far
+
+    def _seen_knocked(self, gone: list[Die], fresh: list[Die], size: float,
+                      shift: tuple[float, float],
+                      stayed: Callable[[Die], bool | None] | None
+                      ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
+        """`_match` of each die gone that was seen where it lay once the rolling began
+        (`stayed` True) with a die of its face that came as near as a knocked die of its colour
+        is looked for (`nudge_radius` once a pick-up was seen, else `KNOCK_REACH`), whatever
+        its colour is named: it was on the table when the dice were thrown, so it was knocked,
+        not picked up, and a die's colour name flickers (a marbled cream die named yellow,
+        then ivory, knocked 0.45 of a side: 72005 t6, reported thrown and picked up). A thrown
+        die of its face landing there while it is knocked farther is the same value kept."""
+        if stayed is None:
+            return [], gone, fresh
+        seen = [a for a in gone if stayed(a) is True]
+        reach = self.nudge_radius if self._pickup_seen else KNOCK_REACH
+        pairs, _, fresh = self._match(seen, fresh, reach * size, shift, angles=False)
+        return pairs, [a for a in gone if all(a is not x for x, _ in pairs)], fresh
 
     def _slid(self, gone: list[Die], fresh: list[Die], size: float,
               shift: tuple[float, float], colours: bool,
