@@ -14,8 +14,10 @@ from zonkcam.vision.cocked import (
     mark_cocked,
     top_face_ratio,
 )
+from zonkcam.vision.dice import Die
 from zonkcam.vision.geometry import mark_geometry
-from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation
+from zonkcam.vision.sim.scene import _draw_face
+from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation, unkind
 from zonkcam.vision.stream import ThrowStream
 
 
@@ -308,3 +310,43 @@ def test_a_flat_die_that_a_leaning_dies_side_covers_askew_stays_flat(color, angl
     reads = [die(*flat, 1), die(x - 0.17 * s, y, 4)]  # the leaning die read at its top face
     marked = mark_cocked(image, reads, s)
     assert [(d.status, d.value) for d in marked] == [("ok", 1), ("cocked", None)]
+
+
+class _ReadsATwo:
+    """A reader that reads a die lying flat, a two, wherever it is asked to read."""
+
+    def read_at(self, image, points, size, table=None):
+        half = round(size / 2)
+        return [Die(2, "grey", 0.9, 0.5, (round(x) - half, round(y) - half, round(x) + half,
+                                          round(y) + half), (x, y), 0.0, "ok") for x, y in points]
+
+
+@pytest.mark.parametrize(("flat_grey", "lean_grey", "flat_angle", "at"),
+                         [(115, 189, 84, (18, 22)), (115, 189, 84, (18, 23)),
+                          (100, 200, 84, (18, 22)), (115, 189, 84, (17, 22))])
+def test_a_die_read_whole_leaning_over_a_flat_one_it_hides_in_part_is_the_cocked_one(
+        flat_grey, lean_grey, flat_angle, at):
+    # issue 34 round 17 (72005 t2): on the dark tray a light grey four leans with its side
+    # over a darker grey two lying flat (photos' greys). The recognizer read the four whole,
+    # top face and side in one box, as a flat four, and missed the two, whose picture changed
+    # (`changed_spots`): with part of its face under the side, the two looked cocked, and the
+    # four, cut off from it, whole, so the two was taken for a die leaning on a flat four.
+    # Each cut off from the other, both look cocked; the four's side meets its top face
+    # square, and crosses the two's face askew.
+    crops = {v: [_draw_face(152, v, (flat_grey,) * 3, (211,) * 3, shaded=False)]
+             for v in range(1, 7)}
+    crops[4] = [_draw_face(152, 4, (lean_grey,) * 3, (82,) * 3, shaded=False)]
+    sim = Simulation(unkind(SimConfig(seed=72005, throws=1)), crops=crops)
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    image = sim.render(0, Frame([SimDie(2, None, x + at[0], y + at[1], flat_angle, "ok"),
+                                 SimDie(4, None, x, y, 164, "cocked", side=2)]))
+    stream = ThrowStream(_ReadsATwo(), dice_count=2)
+    stream._settled, stream._side, stream._rolled = (sim.render(0, Frame([])), []), float(s), True
+    whole = round(0.8 * s)  # read at the top face and side together
+    four = Die(4, None, 0.84, 0.7, (round(x) - whole - 2, round(y) - whole - 3,
+                                    round(x) + whole - 2, round(y) + whole - 3),
+               (x - 2, y - 3), 10.0, "ok")
+    got = stream._with_missed([four], image)
+    assert [(d.value, d.status) for d in got] == [(None, "cocked"), (2, "ok")]
+    assert np.hypot(got[1].center[0] - x - at[0], got[1].center[1] - y - at[1]) < s / 3

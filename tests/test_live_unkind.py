@@ -5,7 +5,8 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-from zonkcam.vision.dice import Die
+from overhead_helpers import paste_turned
+from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.geometry import mark_geometry
 from zonkcam.vision.motion import MotionConfig, RestDetector
 from zonkcam.vision.sim.reader import DrawnDiceReader
@@ -268,3 +269,53 @@ def test_a_die_flat_against_a_slanted_wall_a_little_off_the_table_file_is_on_the
     # one whose face crosses it farther is off it
     across = replace(wall, center=(84.0, 253.7))
     assert mark_geometry([across], table, size=34)[0].status == "off_table"
+
+
+class _ReadsTurned:
+    """Reads one die at (100, 80) turned 42° (its face's pips and edges) in every picture."""
+
+    def read(self, image, table=None, size=None):
+        box = (100 - 24, 80 - 24, 100 + 24, 80 + 24)  # a square of 34 px turned 42°
+        return Reading(image.shape[1], image.shape[0],
+                       [Die(4, "white", 0.98, 0.8, box, (100.0, 80.0), 42.0, "ok")], [], 0.0)
+
+
+def photo_die(turn):
+    """Dark felt with a die whose photo shows a white face turned 42° on a red square of 34
+    px turned `turn`° (a face cut from a photo with the table it lay on: 72001 t8), its
+    centre at (100, 80), 15 px above the region's edge."""
+    rng = np.random.default_rng(1)
+    image = np.clip(np.full((200, 240, 3), 40.0) + rng.normal(0, 2, (200, 240, 3)), 0, 255
+                    ).astype(np.uint8)
+    square = np.full((SIDE, SIDE, 3), (40, 40, 200), np.uint8)
+    face = np.full((24, 24, 3), 235, np.uint8)
+    for x, y in ((6, 6), (17, 6), (6, 17), (17, 17)):
+        cv2.circle(face, (x, y), 3, (30, 30, 30), -1)
+    m = cv2.getRotationMatrix2D((12, 12), 42, 1.0)
+    m[:, 2] += (SIDE / 2 - 12, SIDE / 2 - 12)
+    turned = cv2.warpAffine(face, m, (SIDE, SIDE))
+    inside = cv2.warpAffine(np.full((24, 24), 255, np.uint8), m, (SIDE, SIDE)) > 127
+    square[inside] = turned[inside]
+    paste_turned(image, square, 100, 80, turn)
+    return image
+
+
+@pytest.mark.parametrize("turn", [0, 3, -4])
+def test_a_die_whose_face_shows_turned_on_its_square_is_on_the_table_as_its_outline_lies(turn):
+    # issue 34 round 17 (72001 t8, no table file): a rune55 face, a white die at 42° on the
+    # red of the photo's table, fills a square at 3°; read at 42°, its face measured at that
+    # turn crossed the edge of the region the stream found (3 px inside the file's): a false
+    # SPAZ. Its outline is square at 3°, 15 px from the edge (0.44 of a side): on the table.
+    image = photo_die(turn)
+    table = TableConfig((240, 200), [(10, 10), (230, 10), (230, 95), (10, 95)])
+    stream = ThrowStream(_ReadsTurned(), table, dice_count=1)
+    for i in range(20):
+        stream.feed(image, i / FPS)
+    assert [d.status for d in stream.tracker.on_table] == ["ok"]
+    # a die whose outline crosses the edge is off the table however it is read
+    stream = ThrowStream(_ReadsTurned(), TableConfig((240, 200), [(10, 10), (230, 10),
+                                                                  (230, 88), (10, 88)]),
+                         dice_count=1)
+    for i in range(20):
+        stream.feed(image, i / FPS)
+    assert [d.status for d in stream.tracker.on_table] == ["off_table"]

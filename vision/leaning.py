@@ -3,13 +3,15 @@ or cocked (the stream's checks of the dice the recognizer read twice, or missed)
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
-from zonkcam.vision.cocked import looks_cocked, top_face_ratio
+from zonkcam.vision.cocked import SLANT, looks_cocked, side_slant, top_face_ratio
 from zonkcam.vision.dice import Die
 from zonkcam.vision.geometry import LEAN_REACH, TWICE, same_colour
 from zonkcam.vision.silhouette import silhouette
+from zonkcam.vision.table import Polygon, inside
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
@@ -70,6 +72,23 @@ def whole_apart(d: Die, spot: tuple[float, float], dice: list[Die], image: np.nd
     return found is not None and found.area >= WHOLE
 
 
+def leans_over(d: Die, spot: tuple[float, float], dice: list[Die], image: np.ndarray,
+               side: float) -> bool:
+    """Whether die `d`, read flat, is a die leaning over one lying flat at a changed `spot`
+    that looks cocked: the recognizer read the leaning die whole (its top face and side in
+    one box) and missed the die under its side, whose face the side covers in part. Then,
+    each cut off from the other, both look cocked, and the step from `d`'s top face to its
+    side is square across it while the step the side makes on the flat die's face is askew
+    (`cocked.SLANT`), as `cocked.mark_cocked` tells two dice read cocked apart (72005 t2: a
+    leaning four read flat, the two under its side called cocked)."""
+    others = [o.center for o in dice if o is not d]
+    if not looks_cocked(image, d.center, side, [*others, spot]):
+        return False
+    ours, theirs = (side_slant(image, c, side, [o for o in [*others, spot, d.center] if o != c])
+                    for c in (d.center, spot))
+    return ours is not None and ours <= SLANT and (theirs is None or theirs > SLANT)
+
+
 def cocked_beside(dice: list[Die], found: list[Die], image: np.ndarray,
                   side: float) -> list[Die]:
     """`dice` with those read flat within `LEAN_REACH` of a die just `found` marked cocked
@@ -99,3 +118,53 @@ def flat_apart(d: Die, value: int | None, spot: tuple[float, float], dice: list[
     if value is None or top_face_ratio(image, d.center, side, others, sides=False) != 1.0:
         return None
     return replace(d, value=value, status="ok")
+
+
+Spot = tuple[float, float]
+
+
+def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side: float,
+                table: Polygon | None, values: Mapping[Spot, int], short: bool
+                ) -> tuple[list[Die], list[Die], list[Spot]]:
+    """What each changed `spot` holds that no die read explains (the stream's
+    `_with_missed`, whose docstring says why): (`dice`, some now cocked or flat, dice `found`
+    cocked at spots, spots `elsewhere` to be read as dice lying flat). `values`: the values
+    read for dice before the cocked test took them (by centre); `short`: dice are short of
+    the count after a roll and none was seen leaving."""
+    dice, found, elsewhere = list(dice), [], []
+    for x, y in spots:
+        gaps = sides_to((x, y), dice, side)
+        leaning = next((i for i, (g, d) in enumerate(zip(gaps, dice, strict=True))
+                        if g < LEAN_REACH and d.status == "cocked"), None)
+        if leaning is not None:
+            flat = flat_apart(dice[leaning], values.get(dice[leaning].center), (x, y), dice,
+                              image, side)
+            if flat is None:
+                continue  # the spot is the cocked die's side
+            dice[leaning] = flat
+        cocked = (table is None or inside(table, x, y)) and \
+            looks_cocked(image, (x, y), side, [d.center for d in dice] +
+                         [p for p in spots if short and p != (x, y)])
+        # a cocked spot up to a leaning die's reach from a die read flat may be part of it
+        # (its side, or the top of a stack whose sliver was read), unless that die is whole
+        reach = LEAN_REACH if cocked else APART
+        part_of = None if leaning is not None else \
+            next((i for i, g in enumerate(gaps) if g < reach), None)
+        if part_of is not None and cocked and dice[part_of].status == "ok" and \
+                leans_over(dice[part_of], (x, y), dice, image, side):
+            dice[part_of] = replace(dice[part_of], value=None, status="cocked")
+            elsewhere.append((x, y))  # the die it leans over, lying flat
+            continue
+        if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
+                whole_apart(dice[part_of], (x, y), dice, image, side):
+            part_of, cocked = None, True  # a die leaning on the one read there, which lies flat
+        if part_of is not None:
+            if cocked and dice[part_of].status == "ok":
+                dice[part_of] = replace(dice[part_of], value=None, status="cocked")
+        elif cocked:
+            half = round(side / 2)
+            box = (round(x) - half, round(y) - half, round(x) + half, round(y) + half)
+            found.append(Die(None, None, 0.0, 0.0, box, (x, y), 0.0, "cocked"))
+        else:
+            elsewhere.append((x, y))
+    return dice, found, elsewhere

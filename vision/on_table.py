@@ -1,11 +1,20 @@
 """The table a picture is read on: its polygon, and which dice lie off it (a SPAZ)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
+from zonkcam.vision.geometry import on_table
+from zonkcam.vision.silhouette import silhouette
+from zonkcam.vision.table import TableConfig, inside
 
 EDGE_FRACTION = 0.35  # a centre closer than this × die size to the table edge crosses it
+# A die's outline against the table is its face's square when it is this near a square, of
+# these multiples of the dice's side (a die's own, not a pip's or two dice's)
+OUTLINE_ASPECT = 1.15
+OUTLINE_SIZES = (0.8, 1.25)
 
 
 class TableError(ValueError):
@@ -31,3 +40,39 @@ def place(die: Die, polygon: list[tuple[int, int]]) -> Die:
         return Die(die.value, die.color, die.confidence, die.color_confidence, die.box,
                    die.center, die.angle, "off_table")
     return die
+
+
+def placed_as_outlined(dice: list[Die], image: np.ndarray, table: TableConfig | None,
+                       side: float) -> list[Die]:
+    """`dice`, those called `off_table` whose centre lies on the table judged again turned as
+    their outline against the table shows them, where it is a die's square
+    (`geometry.on_table` measures the face at the die's turn, and the turn read is the face's
+    pips and edges, which a real die's photo can show turned otherwise than its square: a
+    white die at 42° inside a red square at 3°, read at 42°, crossed the edge of a region
+    found 3 px inside the file's, 72001 t8, a false SPAZ). Only such dice: one whose centre
+    is off the table is off it however it is turned."""
+    if table is None:
+        return dice
+    out = []
+    for d in dice:
+        if d.status == "off_table" and inside(table.polygon, *d.center):
+            turn = _outline_turn(image, d, side, [o.center for o in dice if o is not d])
+            if turn is not None and on_table(replace(d, angle=turn), table, side):
+                d = replace(d, angle=turn, status="ok" if d.value is not None else "unreadable")
+        out.append(d)
+    return out
+
+
+def _outline_turn(image: np.ndarray, d: Die, side: float,
+                  others: list[tuple[float, float]]) -> float | None:
+    """The turn (degrees) of die `d`'s outline against the table, where it is a square of
+    about a die's side (`OUTLINE_ASPECT`, `OUTLINE_SIZES`); else None."""
+    found = silhouette(image, d.center, side, others)
+    if found is None:
+        return None
+    _, (w, h), angle = cv2.minAreaRect(found.contour)
+    size = (w + h) / 2 / found.scale
+    if max(w, h) > OUTLINE_ASPECT * min(w, h) or \
+            not OUTLINE_SIZES[0] <= size / side <= OUTLINE_SIZES[1]:
+        return None
+    return float(angle)

@@ -33,22 +33,16 @@ from typing import Protocol
 
 import numpy as np
 from zonkcam.vision.changed_spots import changed_spots
-from zonkcam.vision.cocked import looks_cocked, mark_cocked
+from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
-from zonkcam.vision.geometry import LEAN_REACH, TWICE, count_dice, die_size, mark_geometry
-from zonkcam.vision.leaning import (
-    APART,
-    cocked_beside,
-    flat_apart,
-    leaning_read_twice,
-    sides_to,
-    whole_apart,
-)
+from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
+from zonkcam.vision.leaning import APART, cocked_beside, judge_spots, leaning_read_twice, sides_to
 from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.on_table import placed_as_outlined
 from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
-from zonkcam.vision.table import Polygon, TableConfig, find_table, inside, region_warnings
+from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
 from zonkcam.vision.unchanged import Look, face_unchanged, where_it_lay
 
@@ -289,6 +283,9 @@ class ThrowStream:
         dice = self._cocked_or_flat(dice, quorum)
         # the vote can keep two dice read in different pictures that no one read has together
         dice = mark_geometry(dice, self.tracker.table, self._side)
+        assert self.last_image is not None  # set by the reads
+        dice = placed_as_outlined(dice, self.last_image, self.tracker.table,
+                                  self._side or die_size(dice))
         dice = self._settled_dice(dice, quorum)
         self.stats.settles += 1
         self.stats.low_confidence += not agreed
@@ -403,7 +400,7 @@ class ThrowStream:
         side; one within `APART` of another die read (`LEAN_REACH` if the spot looks cocked)
         is part of that die, which is cocked if the spot looks cocked (the recognizer read its
         top face, or the sliver of a stack whose top die is the spot). A die read as cocked that is
-        square when cut off from a spot beside it lies flat after all (`_flat_apart`), and the
+        square when cut off from a spot beside it lies flat after all (`leaning.flat_apart`), and the
         spot is a die of its own; so is a cocked spot beside a die read flat that, cut off
         from it, shows a whole face (`leaning.whole_apart`). With dice short of the count after a
         roll and none seen leaving (`short`), a die lies unread: a spot of two dice touching is
@@ -414,37 +411,10 @@ class ThrowStream:
         before_image, before = self._settled
         side = self._side or die_size(before + dice)
         table = self.tracker.table
-        dice, found, elsewhere = list(dice), [], []
         short = self._rolled and not self._left and self.tracker.short(dice)  # see the docstring
         spots = changed_spots(before_image, image, side, [d.center for d in before + dice], short)
-        for x, y in spots:
-            gaps = sides_to((x, y), dice, side)
-            leaning = next((i for i, (g, d) in enumerate(zip(gaps, dice, strict=True))
-                            if g < LEAN_REACH and d.status == "cocked"), None)
-            if leaning is not None:
-                if (flat := self._flat_apart(dice[leaning], (x, y), dice, image, side)) is None:
-                    continue  # the spot is the cocked die's side
-                dice[leaning] = flat
-            cocked = (table is None or inside(table.polygon, x, y)) and \
-                looks_cocked(image, (x, y), side, [d.center for d in dice] +
-                             [p for p in spots if short and p != (x, y)])
-            # a cocked spot up to a leaning die's reach from a die read flat may be part of it
-            # (its side, or the top of a stack whose sliver was read), unless that die is whole
-            reach = LEAN_REACH if cocked else APART
-            part_of = None if leaning is not None else \
-                next((i for i, g in enumerate(gaps) if g < reach), None)
-            if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
-                    whole_apart(dice[part_of], (x, y), dice, image, side):
-                part_of, cocked = None, True  # a die leaning on the one read there, which lies flat
-            if part_of is not None:
-                if cocked and dice[part_of].status == "ok":
-                    dice[part_of] = replace(dice[part_of], value=None, status="cocked")
-            elif cocked:
-                half = round(side / 2)
-                box = (round(x) - half, round(y) - half, round(x) + half, round(y) + half)
-                found.append(Die(None, None, 0.0, 0.0, box, (x, y), 0.0, "cocked"))
-            else:
-                elsewhere.append((x, y))
+        dice, found, elsewhere = judge_spots(spots, dice, image, side, table.polygon if table else
+                                             None, self._cocked_values, short)
         read_at = getattr(self.reader, "read_at", None)
         if read_at is not None and elsewhere:
             lying = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
@@ -454,12 +424,6 @@ class ThrowStream:
         return sorted(dice + found, key=reading_order)
 
     _cocked_beside = staticmethod(cocked_beside)
-
-    def _flat_apart(self, d: Die, spot: tuple[float, float], dice: list[Die],
-                    image: np.ndarray, side: float) -> Die | None:
-        """Die `d`, called cocked, lying flat after all (`leaning.flat_apart`), with the
-        value read for it before the cocked test took it."""
-        return flat_apart(d, self._cocked_values.get(d.center), spot, dice, image, side)
 
     def _in_place(self, dice: list[Die], image: np.ndarray) -> list[Die]:
         """The quorum's dice, checked against the last settle's where the picture has not
