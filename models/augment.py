@@ -76,10 +76,12 @@ def random_affine(
 # ---------------------------------------------------------------- hard faces (issues 34, 36)
 # What the live table does to faces that the photos rarely show: a lamp's gain clipping a white
 # face's highlights (pips left faint), low-contrast faces, marbled bodies, light pips on a dark
-# body, and a face seen alone on a dark floor (the simulator pastes a face cut at 0.8 of its
-# label box onto the tray). `hard_face` makes one of these of a crop; the caller then adds only
-# blur, noise and JPEG (`photometric(..., relight=False)`): relighting would undo the clipping.
-HARD_KINDS = ("washed", "faint", "marbled", "dark_body", "on_floor")
+# body, a glossy face's light spot, swirls as light as the pips (issue 36's phone proxy,
+# `benchmarks/phone_bowl.py`), and a face seen alone on a dark floor (the simulator pastes a
+# face cut at 0.8 of its label box onto the tray). `hard_face` makes one of these of a crop; the
+# caller then adds only blur, noise and JPEG (`photometric(..., relight=False)`): relighting
+# would undo the clipping.
+HARD_KINDS = ("washed", "faint", "marbled", "dark_body", "on_floor", "glare", "blotched")
 
 
 def washed(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -127,6 +129,28 @@ def dark_body(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def glare(crop: np.ndarray, rng: np.random.Generator, centre: tuple[float, float],
+          side: float) -> np.ndarray:
+    """A glossy face under a lamp: a soft light spot about a pip's size somewhere on the face,
+    on light pips on a dark body half the time (where a spot looks most like a pip)."""
+    out = dark_body(crop, rng).astype(np.float32) if rng.random() < 0.5 else crop.astype(np.float32)
+    h, w = crop.shape[:2]
+    gx, gy = (np.asarray(centre) + rng.uniform(-0.35, 0.35, 2) * side).tolist()
+    sigma = side * rng.uniform(0.05, 0.1)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma ** 2)) * rng.uniform(0.5, 0.85)
+    return np.clip(out * (1 - spot) + rng.uniform(225, 255) * spot, 0, 255).astype(np.uint8)
+
+
+def blotched(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A marbled die whose swirls are as light as its pips: blobs and streaks 80-150 levels
+    lighter than a dark body (a blue die with white swirls, seen grey)."""
+    body = dark_body(crop, rng).astype(np.float32)
+    field = swirl(crop.shape[:2], rng)
+    share = cv2.GaussianBlur((field > rng.uniform(0.5, 0.8)).astype(np.float32), (0, 0), 1.0)
+    return np.clip(body + rng.uniform(80, 150) * share, 0, 255).astype(np.uint8)
+
+
 def on_floor(crop: np.ndarray, rng: np.random.Generator, centre: tuple[float, float],
              side: float) -> np.ndarray:
     """The face alone on a floor of grey 10-90: outside a rounded square of `side` px at
@@ -154,5 +178,7 @@ def hard_face(crop: np.ndarray, rng: np.random.Generator, centre: tuple[float, f
     if kind == "on_floor":  # and often lit too brightly as well, as on the live tray
         out = on_floor(crop, rng, centre, side * rng.uniform(0.75, 0.9))
         return washed(out, rng) if rng.random() < 0.5 else out
+    if kind == "glare":
+        return glare(crop, rng, centre, side)
     return {"washed": washed, "faint": faint, "marbled": marbled,
-            "dark_body": dark_body}[kind](crop, rng)
+            "dark_body": dark_body, "blotched": blotched}[kind](crop, rng)

@@ -55,6 +55,21 @@ def test_a_face_on_the_floor_has_a_dark_floor_round_it():
     assert np.array_equal(out[c - 3:c + 3, c - 3:c + 3], crop[c - 3:c + 3, c - 3:c + 3])
 
 
+def test_a_glossy_face_gets_a_light_spot_on_the_face_and_a_blotched_one_light_swirls():
+    from zonkcam.models.augment import blotched, glare
+    from zonkcam.models.crops import CROP, CROP_MARGIN
+
+    side = CROP / CROP_MARGIN
+    plain = np.full((CROP, CROP), 120, np.uint8)  # a face without pips: the spot is the only mark
+    for seed in range(20):
+        out = glare(plain, np.random.default_rng(seed), (CROP / 2, CROP / 2), side)
+        y, x = np.unravel_index(np.argmax(out), out.shape)
+        assert out[y, x] >= np.median(out) + 50 and max(abs(x - CROP / 2), abs(y - CROP / 2)) <= 0.4 * side
+        # a white six made a dark body with swirls as light as pips, 80 levels or more over it
+        swirled = blotched(_white_face_crop(), np.random.default_rng(seed))
+        assert np.mean(swirled >= np.median(swirled) + 70) > 0.02
+
+
 def test_hard_faces_are_off_by_default_and_every_kind_makes_a_crop():
     pytest.importorskip("torch")
     from zonkcam.models.augment import HARD_KINDS
