@@ -200,14 +200,16 @@ class CropData(torch.utils.data.Dataset):
 
 
 def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Module | None = None,
-                     lr: float = 3e-3, hard_share: float = 0.0) -> torch.nn.Module:
+                     lr: float = 3e-3, hard_share: float = 0.0, device: str = "cpu",
+                     workers: int = 1) -> torch.nn.Module:
     """A new `FaceClassifier`, or `net` trained further (a shipped classifier's twin);
-    `hard_share` of the crops hard faces (`augment.hard_face`)."""
+    `hard_share` of the crops hard faces (`augment.hard_face`). On a GPU (`device` "cuda") the
+    crops' augmentation is the work: give it `workers` processes (benchmarks/device_train.py)."""
     torch.manual_seed(seed)
-    net = FaceClassifier() if net is None else net
+    net = (FaceClassifier() if net is None else net).to(device)
     data = CropData(patches, labels, seed, hard_share)
     gen = torch.Generator().manual_seed(seed)
-    loader = torch.utils.data.DataLoader(data, batch_size=256, shuffle=True, num_workers=1,
+    loader = torch.utils.data.DataLoader(data, batch_size=256, shuffle=True, num_workers=workers,
                                          generator=gen, persistent_workers=True)
     steps = epochs * len(loader)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
@@ -216,6 +218,7 @@ def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Modu
     avg, acc = 0.0, 0.0
     for _ in range(epochs):
         for x, y in loader:
+            x, y = x.to(device), y.to(device)
             out = net(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.02)
             opt.zero_grad()
@@ -226,7 +229,7 @@ def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Modu
             avg = 0.98 * avg + 0.02 * loss.item() if avg else loss.item()
             acc = 0.98 * acc + 0.02 * a if acc else a
             bar.step(f"loss {avg:.3f} acc {acc:.3f}")
-    return net.eval()
+    return net.cpu().eval()
 
 
 # ---------------------------------------------------------------- classifier data
