@@ -173,7 +173,7 @@ def test_one_die_read_surely_is_seen_enough_where_nothing_else_die_sized_was_pro
 
 def test_a_capped_second_look_reads_only_the_surest_rejected_candidates_again(reader):
     """Eight rejected candidates the proposer is fairly sure of: each cut again at three sizes
-    (and read in six colour views) uncapped; capped, only the four of the highest heat."""
+    (and read in six colour views) uncapped; capped, only the three of the highest heat."""
     image = background(np.random.default_rng(2), 1200, 800, "wood")
     found = [candidate(100 + 120 * i, 400, 60, sure=0.1, reject=0.8, score=0.3 + 0.05 * i)
              for i in range(8)]

@@ -178,12 +178,13 @@ def test_a_proposal_at_the_middle_scale_tells_one_big_die_from_two():
     assert kept == halves
 
 
-def touching_pairs(seed: int) -> tuple[np.ndarray, list[DrawnDie]]:
-    """An 8 MP dark tray of seven dice 100-140 px across: two pairs touching (1.04 dice
-    apart, one pair at a slant), three alone."""
+def touching_pairs(seed: int, sides: tuple[float, float] = (100, 140)
+                   ) -> tuple[np.ndarray, list[DrawnDie]]:
+    """An 8 MP dark tray of seven dice `sides` px across (100-140): two pairs touching (1.04
+    dice apart, one pair at a slant), three alone."""
     rng = np.random.default_rng(seed)
     image = background(rng, 3280, 2464, "dark")
-    side = rng.uniform(100, 140)
+    side = rng.uniform(*sides)
     colors = ("white", "red", "blue", "green", "yellow")
     dice = []
     for k, (x, y) in enumerate([(800, 700), (2300, 700), (800, 1750), (2300, 1750), (1550, 1200)]):
@@ -209,6 +210,33 @@ def test_touching_dice_boxed_as_one_are_read_as_two(reader):
     assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
     for d in drawn:
         assert any(math.hypot(r.center[0] - d.cx, r.center[1] - d.cy) < d.size / 2 for r in dice)
+
+
+def read_apart(reader: Reader, image: np.ndarray, drawn: list[DrawnDie]) -> bool:
+    """Whether the still reads as its drawn dice: their values, one die read on each."""
+    dice = reader.read(image).dice
+    return sorted(d.value for d in dice) == sorted(d.value for d in drawn) and all(
+        any(math.hypot(r.center[0] - d.cx, r.center[1] - d.cy) < d.size / 2 for r in dice)
+        for d in drawn)
+
+
+def test_a_still_of_dice_boxed_big_at_320_px_is_proposed_at_640(reader):
+    """Seed 1, dice 86 px (8 px at 320 px): the 320-px view boxes them 1.7-2.4 times their
+    size (a median of 17 px there), reads five surely and was kept, a touching pair of sixes
+    read as one; a first view whose dice are boxed under twice the least the proposer finds
+    is zoomed (`scales.FIRST_VIEW_BOXED`), and the 640-px view reads all seven (before: six)."""
+    image, drawn = touching_pairs(1, (80, 100))
+    assert read_apart(reader, image, drawn)
+
+
+def test_a_pair_read_surely_as_one_die_is_focused(reader):
+    """Seed 5, dice 99 px: the view kept (640 px) reads each touching pair surely as one five,
+    boxed about as the dice alone (131 and 138 px against 146-203), each alone in its region,
+    so the focus left them (`scales.lone`); their outlines measure 1.7 and 1.9 dice long, the
+    dice alone 0.9 (`touching.two_long`), and focused they read as two each (before: five dice
+    of seven)."""
+    image, drawn = touching_pairs(5, (80, 100))
+    assert read_apart(reader, image, drawn)
 
 
 def test_places_in_a_long_box_lie_along_it():

@@ -33,7 +33,7 @@ from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
 from zonkcam.vision.dice import Die, Reading, Status
-from zonkcam.vision.die_sizes import alike_in_size, one_per_die
+from zonkcam.vision.die_sizes import alike_in_size, die_size, one_per_die
 from zonkcam.vision.missed import with_missed
 from zonkcam.vision.model import ModelError
 from zonkcam.vision.on_table import TableError, place, table_polygon
@@ -193,9 +193,13 @@ class Reader(CropReader):
         scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
         surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
         six dice read at 1280 px), at ~60 px they are two. A region holding one die read surely
-        is not proposed again: its die stays as read (`scales.lone`)."""
+        is not proposed again, unless it measures two dice long (`touching.two_long`: a pair
+        seen ~36 px can be boxed and read as one die): its die stays as read (`scales.lone`)."""
         h, w = image.shape[:2]
-        where = scales.focus(found, w, h, side, self.rejects, self.unsure)
+        size = die_size(found, self.rejects, self.unsure)
+        dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
+        two = None if size is None else partial(touching.two_long, image, size=size, dice=dice)
+        where = scales.focus(found, w, h, side, self.rejects, self.unsure, two)
         if not where:
             return found
         seen = [c for c in found if not self.rejects(c) and not any(

@@ -29,6 +29,12 @@ Judge = Callable[[Candidate], bool]  # the reader's `rejects` or `unsure`
 # dice read are all about that small, or none, is proposed again at twice the resolution. Chosen
 # on fit photos holding dice under 30 px (193 pictures: 6 more exact) and the `tune` groups.
 ZOOM_BELOW = 16
+# ... and the first view of a big still (over twice the proposer's side) whose dice's size the
+# caller does not know, while they are boxed under this many times that: the proposer boxes a die
+# of 8-14 px (an 8 MP Pi still's 80-140-px dice at 320 px) 1.5-4 times its size, two touching
+# dice as one (scale_eval's pi-tray `tune` stills: 320-px boxes 1-4.8 of the dice's size; the
+# 640-px view finds them at 16-28 px: recall .814 -> .853, pi-drawn .906 -> .947).
+FIRST_VIEW_BOXED = 2
 # A big still is zoomed while its last proposal reads under `FEW_SURE` dice surely or more than
 # the one before, up to `ZOOM_GROWS_TO` px; it is zoomed beyond only while its dice are small, up
 # to `ZOOM_SIDE_MAX` (the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s).
@@ -101,6 +107,8 @@ def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, propos
         return True
     if size_known or long_side <= 2 * proposer_side:
         return False
+    if len(passes) == 1 and small(passes[side], side, long_side, rejects, FIRST_VIEW_BOXED):
+        return True  # dice boxed near the least the proposer finds are boxed too big
     sure = [how_well(passes[k], k, rejects, unsure)[0] for k in sorted(passes)]
     if len(sure) == 1:
         return sure[0] < FEW_SURE
@@ -131,11 +139,12 @@ def alone(found: Sequence[Candidate], width: int, height: int, rejects: Judge) -
                if c.proposal.size <= ALONE_MOST * typical)
 
 
-def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge) -> bool:
-    """Whether a proposal at `side` px read no die, or dice of a median under `ZOOM_BELOW` px
-    at that scale."""
+def small(found: Sequence[Candidate], side: int, long_side: int, rejects: Judge,
+          times: float = 1.0) -> bool:
+    """Whether a proposal at `side` px read no die, or dice of a median under `times`
+    `ZOOM_BELOW` px at that scale."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
-    return not sizes or float(np.median(sizes)) * side / long_side < ZOOM_BELOW
+    return not sizes or float(np.median(sizes)) * side / long_side < times * ZOOM_BELOW
 
 
 def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judge,
@@ -162,13 +171,15 @@ def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: in
 
 
 def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge,
-          unsure: Judge | None = None) -> list[tuple[tuple[int, int, int, int], int]]:
+          unsure: Judge | None = None, two: Callable[[Proposal], bool] | None = None
+          ) -> list[tuple[tuple[int, int, int, int], int]]:
     """The regions (x0, y0, x1, y1) round the dice read in a proposal at `side` px of a picture
     `width`x`height`, each with the side to propose it at so they show `FOCUS_DIE` px across;
     none where they already show about that size there, or none were read. Dice further apart
     than their margins get regions of their own (`regions`): six dice scattered over an 8 MP
     still are six small regions, not the whole still seen at three times the pixels. With
-    `unsure`, a region holding one die read surely and nothing else read is left out (`lone`)."""
+    `unsure`, a region holding one die read surely and nothing else read is left out (`lone`;
+    not where `two` says that die is two)."""
     dice = [c.proposal for c in found if not rejects(c)]
     if not dice:
         return []
@@ -178,7 +189,7 @@ def focus(found: Sequence[Candidate], width: int, height: int, side: int, reject
         return []
     out = []
     for x0, y0, x1, y1 in regions(found, width, height, rejects, FOCUS_MARGIN):
-        if unsure is not None and lone(found, (x0, y0, x1, y1), rejects, unsure):
+        if unsure is not None and lone(found, (x0, y0, x1, y1), rejects, unsure, two):
             continue
         scale = min(FOCUS_DIE / typical, FOCUS_MOST, ZOOM_SIDE_MAX / max(x1 - x0, y1 - y0))
         out.append(((x0, y0, x1, y1), max(64, round(max(x1 - x0, y1 - y0) * scale))))
@@ -186,12 +197,15 @@ def focus(found: Sequence[Candidate], width: int, height: int, side: int, reject
 
 
 def lone(found: Sequence[Candidate], box: tuple[int, int, int, int], rejects: Judge,
-         unsure: Judge) -> bool:
-    """Whether the region `box` holds one die read, and read surely: the focus finds no more
-    there (it reads touching dice apart, which make one ridge of heat, or a die boxed at a pair;
-    on read_cost's 8 MP stills every such region read the same die again, and nothing else)."""
+         unsure: Judge, two: Callable[[Proposal], bool] | None = None) -> bool:
+    """Whether the region `box` holds one die read, and read surely (and not measured two dice
+    long by `two`): the focus finds no more there (it reads touching dice apart, which make one
+    ridge of heat, or a die boxed at a pair; on read_cost's 8 MP stills every such region read
+    the same die again, and nothing else). A pair seen ~36 px across can be boxed at the other
+    dice's size and read surely as one die: only its outline tells (`touching.two_long`)."""
     inside = [c for c in found if not rejects(c) and within_box(c.proposal, box)]
-    return len(inside) == 1 and not unsure(inside[0])
+    return len(inside) == 1 and not unsure(inside[0]) and (
+        two is None or not two(inside[0].proposal))
 
 
 def within_box(p: Proposal, box: tuple[int, int, int, int]) -> bool:

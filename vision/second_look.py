@@ -30,8 +30,10 @@ SECOND_LOOK_REJECTED_SCALES = (0.5, 1.3, 2.0)
 # candidates, or as many as the dice read at the first look, get a second look: the surest by
 # heat. Each costs nine crops in colour; the 320-px view of an 8 MP still of dice on a grained
 # tray proposes 7-15 of them, and of read_cost's touching stills none the cap left out changed
-# a reading (issue 36).
-SECOND_LOOK_REJECTED_MOST = 4
+# a reading (issue 36). 4 -> 3 (issue 36, pi-tray round): the same reads of the `tune` pi-tray,
+# pi-drawn and touching stills, 108 -> 102 crops a touching still (what the focus's regions of
+# pairs read as one die cost more: `scales.lone`).
+SECOND_LOOK_REJECTED_MOST = 3
 
 # (candidate, the proposal looked at, crop, patch, angle)
 Again = tuple[int, Proposal, np.ndarray, np.ndarray, float]

@@ -21,6 +21,8 @@ measured first (`outline_length`): what stands out from the table at its middle,
 `WINDOW` dice across, cut off halfway to the other dice read, is one die where its least
 rectangle is `SHORTEST` to `EXTENT` dice long, and the box is left as read. Where nothing clear stands
 out (the thing reaches the square's border, or nothing stands out at the middle) it is searched.
+The same measure tells the focus (`scales.lone`) a pair boxed at one die's size and read surely
+as one die from a die alone (`two_long`).
 
 Only boxes that long are looked at (none on most stills), only in stills over twice the
 proposer's side (on rune55's 640-px audited photos of heaps, where near dice are larger than
@@ -84,6 +86,15 @@ def one_die(image: np.ndarray, p: Proposal, size: float | None,
         return False
     found = outline_length(image, (p.cx, p.cy), size, [d for d in dice if d != (p.cx, p.cy)])
     return found is not None and SHORTEST <= found < EXTENT
+
+
+def two_long(image: np.ndarray, p: Proposal, size: float, dice: list[tuple[float, float]]) -> bool:
+    """Whether what stands out from the table at the die `p` (cut off halfway to the other
+    `dice`, centres) is measured `EXTENT` dice `size` px across long or more: two dice boxed and
+    read surely as one (a pair seen ~36 px across, boxed at the others' size). False where
+    nothing clear is measured (`outline_length`)."""
+    found = outline_length(image, (p.cx, p.cy), size, [d for d in dice if d != (p.cx, p.cy)])
+    return found is not None and found >= EXTENT
 
 
 def outline_length(image: np.ndarray, center: tuple[float, float], size: float,
