@@ -62,6 +62,10 @@ EXTENT = 1.2
 # that measured 1.3 lost there measured 0.12-0.71, and one 1.23).
 SHORTEST = 0.8
 WINDOW = 4.0  # dice across the square a long box's outline is looked for in (a pair: 2 long)
+# A die read surely and boxed as one whose outline measures this many dice long or more is two
+# (`two_long`): pairs measure 1.6-2.6 (the 15 above; drawn pairs 80-100 px 1.7-1.9), a die
+# alone up to ~1.4 (from `EXTENT`, clutter_eval's seed 1 phone pictures read one phantom more).
+TWO_LONG = 1.5
 
 
 def places(p: Proposal, size: float) -> list[tuple[float, float]]:
@@ -90,11 +94,11 @@ def one_die(image: np.ndarray, p: Proposal, size: float | None,
 
 def two_long(image: np.ndarray, p: Proposal, size: float, dice: list[tuple[float, float]]) -> bool:
     """Whether what stands out from the table at the die `p` (cut off halfway to the other
-    `dice`, centres) is measured `EXTENT` dice `size` px across long or more: two dice boxed and
-    read surely as one (a pair seen ~36 px across, boxed at the others' size). False where
+    `dice`, centres) is measured `TWO_LONG` dice `size` px across long or more: two dice boxed
+    and read surely as one (a pair seen ~36 px across, boxed at the others' size). False where
     nothing clear is measured (`outline_length`)."""
     found = outline_length(image, (p.cx, p.cy), size, [d for d in dice if d != (p.cx, p.cy)])
-    return found is not None and found >= EXTENT
+    return found is not None and found >= TWO_LONG
 
 
 def outline_length(image: np.ndarray, center: tuple[float, float], size: float,
