@@ -120,7 +120,15 @@ def main() -> int:
         return dump(args.out, args.seed, args.reject_share, args.quality)
     if not args.data.is_file():
         ap.error(f"{args.data}: no such file (make it with `dump`)")
-    return train(args)
+    import torch
+
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        ap.error(f"--device {args.device}: torch sees no GPU here")
+    try:
+        return train(args)
+    except (OSError, ValueError, KeyError) as exc:  # a damaged crops file or start model
+        print(f"cannot train: {exc}".splitlines()[0], file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -140,7 +140,7 @@ def photo(rng: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, Dice, s
         cw = int(w * rng.uniform(0.18, 0.28))
         x0 = 0 if side == 0 else w - cw
         cloth = image[:, x0:x0 + cw]
-        cloth[:] = np.clip(cloth.astype(np.float32) * 0 + rng.uniform(60, 200, 3), 0, 255).astype(np.uint8)
+        cloth[:] = rng.uniform(60, 200, 3).astype(np.uint8)  # a plain cloth, then its stitches
         draw_embroidery(cloth, rng, die, [])
     bowl = _bowl(image, rng, die)
     look = SETS[int(rng.integers(4))] if rng.random() < BLUE_SHARE else SETS[int(rng.integers(4, len(SETS)))]
