@@ -219,6 +219,54 @@ def test_holds_in_sleeves_and_knocks_by_thrown_dice_come_out_as_the_truth():
     assert result.knocked_found == result.knocked_truth and result.false_knocked == 0
 
 
+class SceneReader:
+    """Reads the simulator's own scene of the frame fed (`index`): every die as it is drawn."""
+
+    def __init__(self, sim):
+        self.sim, self.index = sim, 0
+
+    def read(self, image, table=None, size=None):
+        spec, s = self.sim._frames[self.index], self.sim.size
+        ox, oy = spec.offset
+        dice = []
+        for d in spec.dice:
+            x, y, half = d.x + ox, d.y + oy, 0.7 * s * d.scale
+            dice.append(Die(d.value, d.color, 1.0, 1.0, (round(x - half), round(y - half),
+                            round(x + half), round(y + half)), (x, y), d.angle % 90, d.status))
+        return Reading(image.shape[1], image.shape[0], dice, list(table or []), 0.0)
+
+
+@pytest.mark.parametrize("seed", [44, 64, 84])
+def test_a_kept_die_pushed_by_a_hand_that_goes_out_and_comes_back_holding_dice_is_no_throw(seed):
+    # 73000 t7: the hand picks three dice up, pushing a kept die a side on its way, goes out
+    # and comes back with them at once (no settle between), holds them over the tray and goes
+    # out again. Its sleeve is the table's colour: coming back, a piece of it is taken for a
+    # die rolling (seed 84: leaving too). The die pushed lies where it lies before that: it
+    # is no throw, and no die of the three is lost: picked up, and the kept die knocked
+    sim = Simulation(unkind(SimConfig(seed=seed, throws=1, p_off_table=0, p_cocked=0,
+                                      p_stacked=0, p_disturbance=0)))
+    sim._kept = sim._last_thrown[:3]
+    picked = [d for d in sim._table if all(d is not k for k in sim._kept)]
+    sim._rest(0.5)
+    assert sim._pick_up(picked, sim._kept[0])  # pushed
+    sim._hold()
+    sim._rest(1.0)
+    region = sim.truth["table"]
+    reader = SceneReader(sim)
+    stream = ThrowStream(reader, TableConfig(tuple(region["frame_size"]),
+                                             [tuple(p) for p in region["polygon"]]),
+                         dice_count=sim.config.dice)
+    events = []
+    for i, (t, f) in enumerate(sim.frames()):
+        reader.index = i
+        if e := stream.feed(f, t):
+            events.append(e)
+    assert stream._rolled  # the sleeve coming back
+    assert len(events) == 1 and stream.stats.outcomes["pickup"] == 1, [e.flags for e in events]
+    assert sorted(d.value for d in stream.tracker.removed) == sorted(d.value for d in picked)
+    assert stream.tracker._knocked
+
+
 def test_a_die_resting_off_the_tray_is_spaz_with_no_table_file():
     _, stream, result = play(SimConfig(seed=7, throws=3, p_off_table=1.0, p_cocked=0,
                                        p_stacked=0, p_disturbance=0), table=False)

@@ -139,6 +139,7 @@ class ThrowStream:
         # and the dice of the last settle seen where they lay in them or since
         self._unrolled: deque[tuple[float, np.ndarray]] = deque(maxlen=32)
         self._lately: list[Die] = []
+        self._before_roll: list[np.ndarray] = []  # those frames, kept until the settle
 
     @property
     def expecting(self) -> bool:
@@ -209,6 +210,7 @@ class ThrowStream:
             return
         late = [f for s, f in self._unrolled if s >= t - LATELY_S]
         self._unrolled.clear()
+        self._before_roll = late or self._before_roll
         for d in self.tracker.on_table:
             look = self._looks.get(d)
             if look is None or any(d is s for s in self._stayed):
@@ -233,6 +235,17 @@ class ThrowStream:
         it moves; one picked up and held was gone long before the throw."""
         return self._stayed is None or old not in self._looks or \
             any(old is s for s in self._lately)
+
+    def _placed_before(self, new: Die) -> bool:
+        """Whether a frame of the `LATELY_S` before the rolling began shows die `new` where
+        and as it lies now: it lay there before anything rolled (a kept die a hand picking
+        others up pushed there, then went out and came back with the dice held), so it was
+        not thrown."""
+        assert self._settled is not None
+        look = Look.of(self._settled[0], new, self._side or die_size([new])) \
+            if self._before_roll else None
+        return look is not None and any(look.seen_at(f, new.center)
+                                        for f in reversed(self._before_roll))
 
     def _read(self, image: np.ndarray) -> list[Die]:
         start = self.clock()
@@ -291,9 +304,9 @@ class ThrowStream:
         self.stats.low_confidence += not agreed
         outcome = self.tracker.settle(dice, self._rolled, alike=self._alike, left=self._left,
                                       shifted=self._shifted, stayed=self._stayed_put,
-                                      lately=self._seen_lately)
+                                      lately=self._seen_lately, placed=self._placed_before)
         self._stayed = [] if self._stayed is not None else None
-        self._lately = []
+        self._lately, self._before_roll = [], []
         self._unrolled.clear()
         self._remember(self.tracker.on_table)
         assert self.last_image is not None

@@ -142,7 +142,8 @@ class ThrowTracker:
                alike: Callable[[Die, Die], bool] | None = None, *, left: bool = True,
                shifted: Callable[[Die], bool] | None = None,
                stayed: Callable[[Die], bool | None] | None = None,
-               lately: Callable[[Die], bool] | None = None) -> Outcome:
+               lately: Callable[[Die], bool] | None = None,
+               placed: Callable[[Die], bool] | None = None) -> Outcome:
         """Account for one settled, quorum-checked reading; `rolled`: rolling motion was seen;
         `left`: a die rolling was seen where it could leave the picture (a throw whose every
         die is missing needs it). `alike(old, new)`, if the caller can tell: whether the
@@ -153,7 +154,9 @@ class ThrowTracker:
         `stayed(old)`: whether die `old` was seen where it lay after the rolling began (a kept
         die a thrown die knocked was; one picked up was not); None where that cannot be told.
         `lately(old)`, likewise: whether it was seen there just before the rolling began or
-        since (a kept die a hand pushes was; one picked up, held and thrown was not)."""
+        since (a kept die a hand pushes was; one picked up, held and thrown was not).
+        `placed(new)`, likewise: whether die `new` was seen where it lies just before the
+        rolling began (a kept die a hand pushed there, picking others up, was)."""
         if self._on_table is None:
             self._on_table = list(dice)
             if rolled and dice and self.expecting:
@@ -226,7 +229,7 @@ class ThrowTracker:
             kept += [new for _, new in knocked]
         pushed: list[tuple[Die, Die]] = []
         if rolled and fresh and self.short(dice):
-            pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours, lately)
+            pushed, gone, fresh = self._slid(gone, fresh, size, shift, colours, lately, placed)
             moved += pushed
             kept += [new for _, new in pushed]
         self._on_table = list(dice)
@@ -292,7 +295,8 @@ class ThrowTracker:
 
     def _slid(self, gone: list[Die], fresh: list[Die], size: float,
               shift: tuple[float, float], colours: bool,
-              lately: Callable[[Die], bool] | None = None
+              lately: Callable[[Die], bool] | None = None,
+              placed: Callable[[Die], bool] | None = None
               ) -> tuple[list[tuple[Die, Die]], list[Die], list[Die]]:
         """`_match` of every die that came with a die gone of its face within `SLID_REACH`,
         when all can be: with dice short of the count, dice that all came near where one of
@@ -301,10 +305,15 @@ class ThrowTracker:
         going out by the frame's edge a die leaving). Thrown dice that all land so, while
         others leave the picture, are rare. No pairs otherwise. A die gone that was not seen
         where it lay just before the rolling began (`lately`) was picked up and held, not
-        pushed: a die of its face that came near its place was thrown."""
-        slides = [a for a in gone if lately is None or lately(a)]
-        pairs, _, left = self._match(slides, fresh, SLID_REACH * size, shift,
-                                     angles=False, colours=colours)
+        pushed: a die of its face that came near its place was thrown, unless that die was
+        seen where it lies before the rolling began (`placed`): the hand pushed it there
+        picking the others up, went out and came back holding them, with no settle between
+        (73000 t7: a phantom `spaz, lost`)."""
+        def pushed(old: Die, new: Die) -> bool:
+            return lately is None or lately(old) or (placed is not None and placed(new))
+
+        pairs, _, left = self._match(gone, fresh, SLID_REACH * size, shift, angles=False,
+                                     colours=colours, alike=pushed)
         still_gone = [a for a in gone if all(a is not x for x, _ in pairs)]
         return ([], gone, fresh) if left else (pairs, still_gone, [])
 
