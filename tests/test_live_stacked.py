@@ -336,3 +336,26 @@ def test_a_grey_die_by_a_dark_trays_shaded_wall_is_no_stack(side, monkeypatch):
     (ox, oy), seen = spec.offset, [d for d in dice if d.status in ("ok", "stacked")]
     marked = mark_stacked(image, [die(d.x + ox, d.y + oy, d.value) for d in seen], side, 1, True)
     assert [m.status for m in marked] == [d.status for d in seen]
+
+
+@pytest.mark.parametrize("side", [33.0, 34.0, 35.0])
+@pytest.mark.parametrize("body", [70, 75])
+def test_a_die_measured_large_by_colour_alone_on_a_dark_tray_is_no_stack(side, body, monkeypatch):
+    # issue 34, 73012 t2: one die left the picture (seen leaving), so the stack test measures by
+    # colour alone; grey dice on the dark floor stand out by colour in scraps, and a lighter
+    # grey six standing out whole measured far larger than their median: taken for a stack.
+    # By lightness every die measures one die
+    from zonkcam.vision.sim.config import PALETTE, Frame
+    from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
+
+    monkeypatch.setitem(PALETTE, "grey", ((120, 120, 120), (235, 235, 235)))
+    monkeypatch.setitem(PALETTE, "dark", ((body, body, body), (220, 220, 220)))
+    sim = Simulation(unkind(SimConfig(seed=73012, throws=3)))
+    index = sim.truth["throws"][2]["frame"] + 12
+    spec = sim._frames[index]
+    dice = [replace(d, color="grey" if d.value == 6 else "dark") for d in spec.dice]
+    image = sim.render(index, Frame(dice, offset=spec.offset))
+    (ox, oy), seen = spec.offset, [d for d in dice if d.status == "ok"]
+    assert len(seen) == 5
+    marked = mark_stacked(image, [die(d.x + ox, d.y + oy, d.value) for d in seen], side, 1, False)
+    assert [m.status for m in marked] == ["ok"] * 5

@@ -57,30 +57,49 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     `lighter` (no die seen leaving): on a dark table measured by lightness too, and at most
     `STACK_MOST_DARK` times. A grey or black die on a black floor stands out by lightness
     more than by colour (by colour alone such stacks measured about a die's size). With a
-    die seen leaving, a die gone is likelier than one hidden, and the colour test alone asks
-    (a black die lying alone can measure large by lightness). Lighter is lighter than the
+    die seen leaving, a die gone is likelier than one hidden, and the colour test asks
+    (a black die lying alone can measure large by lightness); on a dark table a die it
+    measures large must measure so by lightness too: grey dice there stand out by colour
+    in scraps, a fifth of a face each, and one joined to a scrap of the floor measured 3.6
+    times their median (73012 t2: a die gone taken for a stack). Lighter is lighter than the
     floor's lit part: by a tray's wall the floor round a die stood out against the shaded
     strip and ringed it (`silhouette`'s `lit_floor`). By lightness a die measuring over
     `STACK_MOST_DARK` has merged with the floor's lighter grain, not stacked. The figures:
     docs/live.md ("How it decides", stacks) and benchmarks/README.md (issue 34, rounds 3-5)."""
+    areas, dark = _measured(image_bgr, dice, side, lighter)
+    ratios = _ratios(areas)
+    big = [i for i, r in ratios.items()
+           if STACK_AREA <= r <= (STACK_MOST_DARK if lighter and dark[i] else math.inf)]
+    if not lighter and any(dark[i] for i in big):
+        by_lightness = _ratios(_measured(image_bgr, dice, side, True)[0])
+        big = [i for i in big
+               if not dark[i] or STACK_AREA <= by_lightness.get(i, 0.0) <= STACK_MOST_DARK]
+    return set(sorted(big, key=lambda i: -ratios[i])[:missing])
+
+
+def _measured(image_bgr: np.ndarray, dice: list[Die], side: float, lighter: bool
+              ) -> tuple[dict[int, float], dict[int, bool]]:
+    """The silhouette's area (faces) of each die lying flat, unread or cocked, by colour (and
+    with `lighter` by lightness), and whether it lies on a dark table."""
     centres = [d.center for d in dice]
     areas: dict[int, float] = {}
-    most: dict[int, float] = {}  # the most a die's ratio may be
+    dark: dict[int, bool] = {}
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW,
                                lighter=lighter, lit_floor=True)
             if found is not None:
                 areas[i] = found.area
-                dark = lighter and on_dark_table(found.patch)
-                most[i] = STACK_MOST_DARK if dark else math.inf
+                dark[i] = on_dark_table(found.patch)
+    return areas, dark
+
+
+def _ratios(areas: dict[int, float]) -> dict[int, float]:
+    """Each area over the median of the others' (none with fewer than two)."""
     if len(areas) < 2:
-        return set()
-    ratios = {i: a / statistics.median(b for j, b in areas.items() if j != i)
-              for i, a in areas.items()}
-    big = sorted((i for i, r in ratios.items() if STACK_AREA <= r <= most[i]),
-                 key=lambda i: -ratios[i])
-    return set(big[:missing])
+        return {}
+    return {i: a / statistics.median(b for j, b in areas.items() if j != i)
+            for i, a in areas.items()}
 
 
 def top_face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
