@@ -367,3 +367,57 @@ def test_a_die_whose_face_shows_turned_on_its_square_is_on_the_table_as_its_outl
     for i in range(20):
         stream.feed(image, i / FPS)
     assert [d.status for d in stream.tracker.on_table] == ["off_table"]
+
+
+class _ReadsOff:
+    """Reads a die at (`x`, 100) turned -3°, its box 44 px (a photo's light corners), and two
+    white dice lying at (60, 60) and (60, 140) that tell the dice's size."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def read(self, image, table=None, size=None):
+        box = (self.x - 22, 100 - 22, self.x + 22, 100 + 22)
+        dice = [Die(v, "white", 0.99, 0.8, (43, y - 17, 77, y + 17), (60.0, float(y)), 0.0, "ok")
+                for v, y in ((5, 60), (6, 140))]
+        dice.append(Die(3, "black", 0.99, 0.8, box, (float(self.x), 100.0), -3.0, "ok"))
+        return Reading(image.shape[1], image.shape[0], dice, [], 0.0)
+
+
+def black_die_by_the_wall(x):
+    """A dark tray's floor with a lit rim from x = 216 on, a black three photographed with the
+    light table it lay on in two corners, its centre at (`x`, 100), and two white dice."""
+    rng = np.random.default_rng(2)
+    image = np.full((200, 240, 3), 40.0)
+    image[:, 216:222] = 110  # the lit rim
+    image[:, 222:] = (34, 32, 30)  # the dark table round the tray (odd seeds)
+    for y in (60, 140):
+        image[y - SIDE // 2:y - SIDE // 2 + SIDE, 60 - SIDE // 2:60 - SIDE // 2 + SIDE] = 225
+    image = np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+    photo = np.full((SIDE, SIDE, 3), 58, np.uint8)
+    for corner in ((0, 0), (SIDE - 1, SIDE - 1)):
+        cv2.circle(photo, corner, 6, (120, 120, 120), -1)
+    for k in (-1, 0, 1):
+        cv2.circle(photo, (SIDE // 2 + 9 * k, SIDE // 2 + 9 * k), 3, (200, 200, 200), -1)
+    image[100 - SIDE // 2:100 - SIDE // 2 + SIDE, x - SIDE // 2:x - SIDE // 2 + SIDE] = photo
+    return image
+
+
+@pytest.mark.parametrize("off", [5, 6, 7])
+def test_a_black_die_by_a_dark_trays_wall_read_off_its_centre_is_on_the_table(off):
+    # issue 34, 73019 t3 (no table file): a black three lay against the tray's right wall, 3 px
+    # from its lit rim; the recognizer's box, 44 px with the photo's light corners, centred it
+    # 6 px off toward the wall, and its face measured there crossed the edge of the region the
+    # stream found (2 px inside the floor): a false SPAZ. Its outline lies on the table
+    table = TableConfig((240, 200), [(10, 10), (214, 10), (214, 190), (10, 190)])
+    image = black_die_by_the_wall(196)
+    stream = ThrowStream(_ReadsOff(196 + off), table, dice_count=3)
+    for i in range(20):
+        stream.feed(image, i / FPS)
+    assert {d.value: d.status for d in stream.tracker.on_table}[3] == "ok"
+    # one lying across the rim is off the table wherever it is read
+    image = black_die_by_the_wall(212)
+    stream = ThrowStream(_ReadsOff(212 - off), table, dice_count=3)
+    for i in range(20):
+        stream.feed(image, i / FPS)
+    assert {d.value: d.status for d in stream.tracker.on_table}[3] == "off_table"

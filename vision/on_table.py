@@ -44,21 +44,28 @@ def place(die: Die, polygon: list[tuple[int, int]]) -> Die:
 
 def placed_as_outlined(dice: list[Die], image: np.ndarray, table: TableConfig | None,
                        side: float) -> list[Die]:
-    """`dice`, those called `off_table` whose centre lies on the table judged again turned as
-    their outline against the table shows them, where it is a die's square
+    """`dice`, those called `off_table` whose centre lies on the table judged again as their
+    outline against the table shows them: turned as it is, where it is a die's square
     (`geometry.on_table` measures the face at the die's turn, and the turn read is the face's
     pips and edges, which a real die's photo can show turned otherwise than its square: a
     white die at 42° inside a red square at 3°, read at 42°, crossed the edge of a region
-    found 3 px inside the file's, 72001 t8, a false SPAZ). Only such dice: one whose centre
-    is off the table is off it however it is turned."""
+    found 3 px inside the file's, 72001 t8, a false SPAZ); else centred where it is, where it
+    covers about a die's face (`_outline_centre`: a black die against a dark tray's wall read
+    6 px off its centre, toward the wall, 73019 t3). Only such dice: one whose centre is off
+    the table is off it however it is turned."""
     if table is None:
         return dice
     out = []
     for d in dice:
         if d.status == "off_table" and inside(table.polygon, *d.center):
-            turn = _outline_turn(image, d, side, [o.center for o in dice if o is not d])
-            if turn is not None and on_table(replace(d, angle=turn), table, side):
-                d = replace(d, angle=turn, status="ok" if d.value is not None else "unreadable")
+            others = [o.center for o in dice if o is not d]
+            turn = _outline_turn(image, d, side, others)
+            centre = _outline_centre(image, d, side, others)
+            placings = [replace(d, angle=turn)] if turn is not None else []
+            placings += [replace(d, center=centre)] if centre is not None else []
+            on = next((p for p in placings if on_table(p, table, side)), None)
+            if on is not None:
+                d = replace(on, box=d.box, status="ok" if d.value is not None else "unreadable")
         out.append(d)
     return out
 
@@ -76,3 +83,16 @@ def _outline_turn(image: np.ndarray, d: Die, side: float,
             not OUTLINE_SIZES[0] <= size / side <= OUTLINE_SIZES[1]:
         return None
     return float(angle)
+
+
+def _outline_centre(image: np.ndarray, d: Die, side: float,
+                    others: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The centre of die `d`'s outline against the table, by colour, else (on a dark table)
+    by lightness too (a grey or black die on a black floor stands out by lightness), where
+    it covers about a die's face (`OUTLINE_SIZES` squared); else None. The recognizer's box
+    can lie off a die's face (a photo's light corners)."""
+    for lighter in (False, True):
+        found = silhouette(image, d.center, side, others, lighter=lighter, lit_floor=lighter)
+        if found is not None and OUTLINE_SIZES[0] ** 2 <= found.area <= OUTLINE_SIZES[1] ** 2:
+            return found.centroid()
+    return None
