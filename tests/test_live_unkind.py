@@ -77,6 +77,18 @@ def test_a_die_rolling_is_still_a_roll_once_the_dice_are_sized_and_only_leaving_
     assert out[-1].rolling and out[-1].leaving
 
 
+@pytest.mark.parametrize("step", [40, 45, 50])
+def test_a_die_thrown_hard_out_of_the_picture_near_its_edge_in_one_frame_only_is_leaving(step):
+    # issue 34, 73004 t4: the one die thrown rolled out across the right edge so fast that it
+    # was within `edge_reach` of it in one frame only (the frame before, just outside it);
+    # no die seen leaving, the throw went unreported and the die stayed picked up
+    rng = np.random.default_rng(4)
+    still = [frame(rng) for _ in range(12)]
+    rolling = [frame(rng, square=(560 - step * k, 200)) for k in range(8, -1, -1)]
+    got = settles(still + rolling + [frame(rng) for _ in range(15)])
+    assert got[-1].rolling and got[-1].leaving
+
+
 def test_two_fingertips_coming_in_one_after_another_by_the_edge_are_no_die_leaving():
     # a hand in a sleeve that does not show: a fingertip by the bottom edge, then another a
     # few dice along, nearer it; each is free of the edge and die-sized, neither moved out

@@ -22,7 +22,8 @@ shadow or a hand nudging a die frees only scattered bits. Once the stream knows 
 over a dark table is not joined to the frame's edge in the picture, and a player holding or
 shaking dice picked up is no roll (issue 34's phantom throws after pick-ups). A die seen rolling when none
 lands was thrown off the table (`throws`), if it was also seen free near the frame's edge in
-frames in a row (`leaving`): a die leaves the picture only across it.
+frames in a row, nearer it each time, or once, come from just beyond that reach (`leaving`): a
+die leaves the picture only across it.
 """
 from __future__ import annotations
 
@@ -94,6 +95,8 @@ class RestDetector:
         self._near_run = 0  # frames in a row with a free die nearing the frame's edge, up to now
         self._near_gap = np.inf  # its box's distance from the edge in the last frame (small px)
         self._near_at: tuple[float, float] | None = None  # and its centre (small px)
+        self._free_last: list[tuple[float, float, float]] = []  # the last frame's free dice
+        # (centre, their box's distance from the edge; small px)
         self._border: np.ndarray | None = None
         self.die_side: float | None = None  # the dice's side in the small image's pixels
         self._resting = np.zeros((0, 2), np.float32)  # dice at rest, in the small image
@@ -136,7 +139,7 @@ class RestDetector:
         self._prev = cur
         settled = False
         # a run of frames, not scattered ones: a shadow's or a hand's edge breaks off in bits
-        free, near = self._free_motion(cur, mask) if moving else (False, [])
+        free, near, objects = self._free_motion(cur, mask) if moving else (False, [], [])
         self._free_run = self._free_run + 1 if free else 0
         self._rolling |= self._free_run >= self.config.rolling_frames
         # in frames in a row, nearer the edge each time, as a die rolling out is: a piece of a
@@ -144,7 +147,8 @@ class RestDetector:
         # coming in by a sleeve that does not show grows away from the edge
         nearing = self._nearing(near)
         self._near_run = self._near_run + 1 if nearing else int(bool(near))
-        self._leaving |= self._near_run >= self.config.rolling_frames
+        self._leaving |= self._near_run >= self.config.rolling_frames or self._outrunning(near)
+        self._free_last = objects
         if moving:
             self.state = "moving"
             self._anchor = cur
@@ -156,6 +160,7 @@ class RestDetector:
         if settled:
             self._reference = cur
             self._free_run, self._rolling, self._leaving, self._near_run = 0, False, False, 0
+            self._free_last = []
             self._near_gap, self._near_at = np.inf, None
         return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t, leaving)
 
@@ -171,6 +176,19 @@ class RestDetector:
         x, y, gap = min(same or near, key=lambda n: n[2], default=(0.0, 0.0, np.inf))
         self._near_at, self._near_gap = ((x, y) if near else None), gap
         return bool(same) and gap < last_gap - 0.5
+
+    def _outrunning(self, near: list[tuple[float, float, float]]) -> bool:
+        """Whether one of the free things `near` the frame's edge is a free thing of the last
+        frame, moved no more than `track` die sides, that came nearer the edge by half a pixel
+        since from within twice `edge_reach` of it: a die thrown hard crosses the reach in one
+        frame, and is near the edge in that frame only (73004 t4: 14 then 8 small px from it,
+        the reach 12.8; then out of the picture). Dice rest that near the picture's edge only
+        off the table."""
+        assert self._size is not None  # set by the first frame
+        track = self.config.track * (self.die_side or np.inf)
+        wide = 2 * self.config.edge_reach * (self.die_side or self._size[0] / 20)
+        return any(np.hypot(x - px, y - py) <= track and gap < last - 0.5 and last < wide
+                   for x, y, gap in near for px, py, last in self._free_last)
 
     def _changed(self, cur: np.ndarray, ref: np.ndarray) -> tuple[int, np.ndarray]:
         """Pixels that changed between two small frames, after matching their overall gain."""
@@ -203,10 +221,11 @@ class RestDetector:
         return self._spots
 
     def _free_motion(self, cur: np.ndarray, motion: np.ndarray
-                     ) -> tuple[bool, list[tuple[float, float, float]]]:
+                     ) -> tuple[bool, list[tuple[float, float, float]],
+                                list[tuple[float, float, float]]]:
         """(something die-like moves that is not connected to the frame edge, the centre and
         its box's distance from the frame's edge of each such thing within `edge_reach` of it,
-        in small px).
+        and of every such thing, in small px).
 
         Objects are the union of what moved this frame and what differs from the scene at the
         last settle (the whole hand and arm, not only its moving fingertips). An object touching
@@ -225,7 +244,7 @@ class RestDetector:
         objects = cv2.dilate(cv2.bitwise_or(fg, motion), np.ones((3, 3), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(objects, connectivity=8)
         if n <= 1:
-            return False, []
+            return False, [], []
         if self._border is None or self._border.shape != labels.shape:
             self._border = np.ones(labels.shape, bool)
             self._border[1:-1, 1:-1] = False
@@ -249,15 +268,12 @@ class RestDetector:
                 near_hand = cv2.dilate(hand[labels].astype(np.uint8), np.ones((k, k), np.uint8))
                 free &= np.bincount(labels[near_hand > 0], minlength=n) == 0
         reach = c.edge_reach * (side or labels.shape[1] / 20)
-        near = (x < reach) | (y < reach) | (x + w > labels.shape[1] - reach) | \
-            (y + h > labels.shape[0] - reach)
-        cx, cy = centroids[free & near].T
+        cx, cy = centroids[free].T
         # how far its side nearest the frame's edge lies from it: a die rolling out moves that
         # side on toward the edge; a hand going out over a part of the table of its colour,
         # shown only where it covers the tray, shrinks to a die's size by a line that stays
         # put (taken for a die leaving, it made a phantom `spaz, lost`)
-        sel = free & near
-        gap = np.minimum(np.minimum(x[sel], labels.shape[1] - x[sel] - w[sel]),
-                         np.minimum(y[sel], labels.shape[0] - y[sel] - h[sel])).astype(float)
-        return bool(free.any()), [(float(a), float(b), float(g)) for a, b, g in zip(cx, cy, gap,
-                                                                                    strict=True)]
+        gap = np.minimum(np.minimum(x[free], labels.shape[1] - x[free] - w[free]),
+                         np.minimum(y[free], labels.shape[0] - y[free] - h[free])).astype(float)
+        things = [(float(a), float(b), float(g)) for a, b, g in zip(cx, cy, gap, strict=True)]
+        return bool(free.any()), [o for o in things if o[2] < reach], things
