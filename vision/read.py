@@ -21,7 +21,7 @@ one read per die), `regions` (a still's zoom looks only round the dice already r
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
@@ -156,10 +156,23 @@ class Reader(CropReader):
         if self.overhead:
             found = squared(self, image, with_missed(self, image, found, size), size)
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
-            found = sides.top_faces(image, found, self._read_patches, self.rejects)
+            found = sides.top_faces(image, found, self._read_patches, self.rejects,
+                                    self._at_top(image, found, size))
         if size is None and self.part_touching and max(image.shape[:2]) > 2 * self.proposer_side:
             found = touching.parted(self, image, found)  # a still's touching dice boxed as one
+            found = touching.read_whole(self, image, found)  # a die boxed at a pip or two
+            found = touching.read_twice(self, image, found)  # one die, two reads
         return alike_in_size(found, self.rejects, self.unsure, self.overhead)
+
+    def _at_top(self, image: np.ndarray, found: list[Candidate], size: float | None
+                ) -> Callable[[Proposal], bool] | None:
+        """For a still (over twice the proposer's side, its dice's size unknown) with dice read
+        surely: whether a die's outline says it is read at its top (`touching.read_at_top`)."""
+        typical = touching.sure_size(found, self.rejects, self.unsure)
+        if size is not None or typical is None or max(image.shape[:2]) <= 2 * self.proposer_side:
+            return None
+        dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
+        return partial(touching.read_at_top, image, size=typical, dice=dice)
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
         """The candidates of the proposal that reads the most dice surely, of proposals at

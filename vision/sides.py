@@ -68,11 +68,13 @@ def shade_of(below: np.ndarray, above: np.ndarray) -> bool:
     return abs((ha - hb + 180) % 360 - 180) <= SAME_HUE_DEG
 
 
-def top_faces(image: np.ndarray, found: list[Candidate], read: ReadPatches, rejects: Judge
-              ) -> list[Candidate]:
+def top_faces(image: np.ndarray, found: list[Candidate], read: ReadPatches, rejects: Judge,
+              at_top: Callable[[Proposal], bool] | None = None) -> list[Candidate]:
     """`found` with each die read at a side face read at its top instead: where it is darker
     just below its centre than just above (a side under a top), the surest read of a face above
-    it (lying on no other die read) that is surer than its own read, and sure."""
+    it (lying on no other die read) that is surer than its own read, and sure. `at_top`: whether
+    a die's outline says it is read at its top (a phone's still over a bowl, where a glossy
+    face's light spot made a die darker below: moved up, it was read between two dice)."""
     dice = [i for i, c in enumerate(found) if not rejects(c)]
     if not dice:
         return found
@@ -82,6 +84,8 @@ def top_faces(image: np.ndarray, found: list[Candidate], read: ReadPatches, reje
         p = found[i].proposal
         if found[i].probs[1:].max() >= MOST_SURE or not shade_of(_probe(image, p, BELOW),
                                                                   _probe(image, p, -BELOW)):
+            continue
+        if at_top is not None and at_top(p):
             continue
         for up, size in product(UP, TOP_SIZE):
             q = Proposal(p.cx, p.cy - up * p.size, size * p.w, size * p.h, p.score)
