@@ -47,7 +47,7 @@ from zonkcam.vision.proposals import (
     proposer_input,
 )
 from zonkcam.vision.regions import regions, view_cells
-from zonkcam.vision.second_look import second_look
+from zonkcam.vision.second_look import read_looked
 from zonkcam.vision.squares import square, squared
 
 # REJECT_THRESHOLD and VALUE_THRESHOLD: the defaults a model without its own is read with
@@ -133,12 +133,7 @@ class Reader(CropReader):
         if self.overhead:  # the square's centre, at the given size (as `squares.squared` keeps it)
             at = [Proposal(q.cx, q.cy, size, size, 0.0)
                   if (q := square(image, p, [], size)) is not None else p for p in at]
-        looks = [self.look(image, p) for p in at]
-        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
-        gains = white_balance_gains(image)
-        found = second_look(self, image, [
-            Candidate(p, angle, pr, patch, gains, crop)
-            for p, (crop, patch, angle), pr in zip(at, looks, probs, strict=True)], size)
+        found = read_looked(self, image, at, [white_balance_gains(image)] * len(at), size)
         dice = [self.die(c) for c in found if not self.rejects(c)]
         if table is not None:
             polygon = table_polygon(table, w, h)
@@ -292,13 +287,7 @@ class Reader(CropReader):
                         capped: bool = False) -> list[Candidate]:
         """Proposals cut from the picture and read in one batch (each with the white balance
         `gains` of the view it was proposed in), given their second look, one read per die."""
-        if not proposals:
-            return []
-        looks = [self.look(image, p) for p in proposals]
-        probs = self.model.classify(np.stack([crop for crop, _, _ in looks]))
-        found = [Candidate(p, angle, pr, patch, g, crop) for p, (crop, patch, angle), pr, g
-                 in zip(proposals, looks, probs, gains, strict=True)]
-        return one_per_die(second_look(self, image, found, size, capped), self.rejects)
+        return one_per_die(read_looked(self, image, proposals, gains, size, capped), self.rejects)
 
     def die(self, c: Candidate) -> Die:
         """The die a candidate is read as: its value (none, `unreadable`, where read less

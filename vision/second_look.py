@@ -39,6 +39,22 @@ SECOND_LOOK_REJECTED_MOST = 3
 Again = tuple[int, Proposal, np.ndarray, np.ndarray, float]
 
 
+def read_looked(reader: CropReader, image: np.ndarray, at: list[Proposal],
+                gains: list[np.ndarray], size: float | None, capped: bool = False
+                ) -> list[Candidate]:
+    """The proposals `at` cut from the picture and read in one batch (each with the white
+    balance `gains` of the view it came from), each given its `second_look`: one candidate per
+    proposal, in their order."""
+    if not at:
+        return []
+    looks = [reader.look(image, q) for q in at]
+    probs = reader.model.classify(np.stack([crop for crop, _, _ in looks]))
+    return second_look(reader, image, [
+        Candidate(q, angle, pr, patch, g, crop)
+        for q, (crop, patch, angle), pr, g in zip(at, looks, probs, gains, strict=True)],
+        size, capped)
+
+
 def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], size: float | None,
                 capped: bool = False) -> list[Candidate]:
     """Unsure dice, dice proposed at a size out of line with the picture's others, and rejected

@@ -49,7 +49,7 @@ from zonkcam.vision.crop_reader import CropReader
 from zonkcam.vision.die_sizes import LEAST_OF_TYPICAL, die_size, typical_size
 from zonkcam.vision.faces import PATCH
 from zonkcam.vision.proposals import Proposal
-from zonkcam.vision.second_look import second_look
+from zonkcam.vision.second_look import read_looked
 from zonkcam.vision.silhouette import standing_out
 
 Judge = Callable[[Candidate], bool]
@@ -90,10 +90,10 @@ TWICE = 1.0
 # 0.42-0.5; on scale_eval's phone proxy, seed 37, a rune55 die seen at a slant, 1.7 by 0.67, and
 # an illegible one were read as pairs at 0.7: two false dice)
 PAIR_MOST = 3.0
+PAIR_SQUARE = (0.4, 0.6)
 # A die read at a side face below its top lies low in its outline, top and side: its middle lies
 # this many dice above the die or more (`read_at_top`; the top shows 0.25-0.55 of a die above)
 SIDE_ABOVE = 0.1
-PAIR_SQUARE = (0.4, 0.6)
 # ... and the piece is as square as a die: its least rectangle's shorter side this share of its
 # longer or more (one die read twice 0.72-1.0, 0.86 and up for 10 of 12; touching rune55 dice on
 # scale_eval's `touching` tray whose outline measured one die long, 0.53-0.78, and one 0.87)
@@ -213,11 +213,7 @@ def read_whole(reader: CropReader, image: np.ndarray, found: list[Candidate]) ->
             at.append((i, Proposal(*piece.middle, size, size, p.score)))
     if not at:
         return found
-    cut = [reader.look(image, q) for _, q in at]
-    probs = reader.model.classify(np.stack([crop for crop, _, _ in cut]))
-    wholes = second_look(reader, image, [
-        Candidate(q, angle, pr, patch, found[i].gains, crop)
-        for (i, q), (crop, patch, angle), pr in zip(at, cut, probs, strict=True)], size)
+    wholes = read_looked(reader, image, [q for _, q in at], [found[i].gains for i, _ in at], size)
     out = list(found)
     for (i, q), whole in zip(at, wholes, strict=True):
         if not reader.rejects(whole) and all(
@@ -265,11 +261,8 @@ def read_twice(reader: CropReader, image: np.ndarray, found: list[Candidate]) ->
                                           max(found[i].proposal.score, found[j].proposal.score))))
     if not merged:
         return found
-    cut = [reader.look(image, q) for _, _, q in merged]
-    probs = reader.model.classify(np.stack([crop for crop, _, _ in cut]))
-    wholes = second_look(reader, image, [
-        Candidate(q, angle, pr, patch, found[i].gains, crop)
-        for (i, _, q), (crop, patch, angle), pr in zip(merged, cut, probs, strict=True)], size)
+    wholes = read_looked(reader, image, [q for _, _, q in merged],
+                         [found[i].gains for i, _, _ in merged], size)
     out = [c for k, c in enumerate(found) if k not in dropped]
     for (i, j, _), whole in zip(merged, wholes, strict=True):
         out.append(whole if not rejects(whole) else
@@ -345,15 +338,11 @@ def pairs_read(reader: CropReader, image: np.ndarray, found: list[Candidate], lo
     at = [(i, q) for i in long for q in pair_halves(image, found[i].proposal, size, dice)]
     if not at:
         return []
-    cut = [reader.look(image, q) for _, q in at]
-    probs = reader.model.classify(np.stack([crop for crop, _, _ in cut]))
-    read = second_look(reader, image, [
-        Candidate(q, angle, pr, patch, found[i].gains, crop)
-        for (i, q), (crop, patch, angle), pr in zip(at, cut, probs, strict=True)], size)
+    read = read_looked(reader, image, [q for _, q in at], [found[i].gains for i, _ in at], size)
     out = []
     for n in range(0, len(at), 2):
         i, pair = at[n][0], read[n:n + 2]
-        others = [d for k, d in enumerate(dice) if d != (found[i].proposal.cx, found[i].proposal.cy)]
+        others = [d for d in dice if d != (found[i].proposal.cx, found[i].proposal.cy)]
         if not any(reader.rejects(c) for c in pair) and all(
                 math.dist((c.proposal.cx, c.proposal.cy), d) >= APART * size
                 for c in pair for d in others):
