@@ -89,6 +89,28 @@ def test_a_die_thrown_hard_out_of_the_picture_near_its_edge_in_one_frame_only_is
     assert got[-1].rolling and got[-1].leaving
 
 
+@pytest.mark.parametrize(("step", "body", "shadow"), [(28, 44, 10), (32, 40, 10), (32, 44, 6)])
+def test_a_die_thrown_fast_over_the_lit_table_with_its_shadow_is_leaving(step, body, shadow):
+    # issue 34, 74004 t3: a die thrown out of the dark tray over the light table round it; its
+    # body (larger than its face) and its shadow on the light table, in two frames' places,
+    # made a thing over a die's area until it touched the edge: never a free die near the edge
+    rng = np.random.default_rng(4)
+
+    def over_rim(x=None):
+        out = np.full((480, 640, 3), 35, np.uint8)
+        out[:, 500:] = (150, 175, 200)  # the table round the tray
+        if x is not None:
+            cv2.rectangle(out, (x + shadow, 200 + shadow), (x + body + shadow, 200 + body + shadow),
+                          (25, 25, 25), -1)
+            cv2.rectangle(out, (x, 200), (x + body, 200 + body), (120, 120, 120), -1)
+        return np.clip(out + rng.normal(0, 2, out.shape), 0, 255).astype(np.uint8)
+
+    still = [over_rim() for _ in range(12)]
+    rolling = [over_rim(620 - step * k) for k in range(12, -1, -1)]
+    got = settles(still + rolling + [over_rim() for _ in range(15)])
+    assert got[-1].rolling and got[-1].leaving
+
+
 def test_two_fingertips_coming_in_one_after_another_by_the_edge_are_no_die_leaving():
     # a hand in a sleeve that does not show: a fingertip by the bottom edge, then another a
     # few dice along, nearer it; each is free of the edge and die-sized, neither moved out

@@ -190,6 +190,24 @@ class RestDetector:
         return any(np.hypot(x - px, y - py) <= track and gap < last - 0.5 and last < wide
                    for x, y, gap in near for px, py, last in self._free_last)
 
+    def _tracked(self, smeared: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+        """Which of the `smeared` things (moving, free of the edge, a die's length and width but
+        over its area) lie within `track` of a free thing of the last frame and away from the
+        dice at rest: a die thrown fast, its places in two frames joined into one thing over a
+        die's area, followed on toward the edge (74004 t3: a die free at 23 small px from the
+        edge, then 277-283 px in area, 4.8 sides', until it touched the edge). They count for a
+        die leaving only, never for a roll: a hand's piece is followed only from a die-sized
+        free thing."""
+        if not smeared.any() or not self._free_last or self.die_side is None:
+            return np.zeros_like(smeared)
+        last = np.asarray([(x, y) for x, y, _ in self._free_last], np.float64)
+        gaps = np.linalg.norm(centroids[:, None, :] - last[None], axis=2).min(axis=1)
+        out = smeared & (gaps <= self.config.track * self.die_side)
+        if len(self._resting):
+            rest = np.linalg.norm(centroids[:, None, :] - self._resting[None], axis=2).min(axis=1)
+            out &= rest > self.config.at_rest * self.die_side
+        return out
+
     def _changed(self, cur: np.ndarray, ref: np.ndarray) -> tuple[int, np.ndarray]:
         """Pixels that changed between two small frames, after matching their overall gain."""
         diff = cv2.absdiff(self._gain_matched(cur, ref), ref)
@@ -233,7 +251,8 @@ class RestDetector:
         it is not of a die's size (`die_area`, `die_long`, `die_wide`: a hand whose sleeve
         does not show, or strips of a sleeve's edge), lies by a thing larger (`hand_gap`:
         the hand's shadow sliding over a die at rest, a finger) or where a die lay at rest
-        (`at_rest`: an arm sweeping over it).
+        (`at_rest`: an arm sweeping over it). A thing over a die's area only, followed from a
+        free die of the last frame (`_tracked`), is a die for the edge's lists alone.
         """
         assert self._reference is not None
         c = self.config
@@ -254,9 +273,11 @@ class RestDetector:
         free[0] = False
         x, y, w, h, area = (stats[:, i] for i in range(5))
         side = self.die_side
+        smeared = np.zeros(n, bool)
         if side:
-            die_like = (area <= c.die_area * side**2) & (np.maximum(w, h) <= c.die_long * side) \
-                & (np.minimum(w, h) >= c.die_wide * side)
+            compact = (np.maximum(w, h) <= c.die_long * side) & (np.minimum(w, h) >= c.die_wide * side)
+            die_like = (area <= c.die_area * side**2) & compact
+            smeared = free & compact & ~die_like
             free &= die_like
             if free.any() and len(self._resting):
                 gaps = np.linalg.norm(centroids[:, None, :] - self._resting[None], axis=2)
@@ -268,12 +289,13 @@ class RestDetector:
                 near_hand = cv2.dilate(hand[labels].astype(np.uint8), np.ones((k, k), np.uint8))
                 free &= np.bincount(labels[near_hand > 0], minlength=n) == 0
         reach = c.edge_reach * (side or labels.shape[1] / 20)
-        cx, cy = centroids[free].T
+        tracked = free | self._tracked(smeared, centroids)
+        cx, cy = centroids[tracked].T
         # how far its side nearest the frame's edge lies from it: a die rolling out moves that
         # side on toward the edge; a hand going out over a part of the table of its colour,
         # shown only where it covers the tray, shrinks to a die's size by a line that stays
         # put (taken for a die leaving, it made a phantom `spaz, lost`)
-        gap = np.minimum(np.minimum(x[free], labels.shape[1] - x[free] - w[free]),
-                         np.minimum(y[free], labels.shape[0] - y[free] - h[free])).astype(float)
+        gap = np.minimum(np.minimum(x[tracked], labels.shape[1] - x[tracked] - w[tracked]),
+                         np.minimum(y[tracked], labels.shape[0] - y[tracked] - h[tracked]))
         things = [(float(a), float(b), float(g)) for a, b, g in zip(cx, cy, gap, strict=True)]
         return bool(free.any()), [o for o in things if o[2] < reach], things
