@@ -437,6 +437,45 @@ def black_die_by_the_wall(x):
     return image
 
 
+class _ReadsFlush:
+    """Reads a five at (383, `y`) turned `turn`, flush against the tray's bottom wall (seed
+    74018: the floor's edge at y = 423.6 there), and two dice that tell the dice's size."""
+
+    def __init__(self, y, turn):
+        self.y, self.turn = y, turn
+
+    def read(self, image, table=None, size=None):
+        dice = [Die(v, "white", 0.99, 0.8, (x - 17, 200 - 17, x + 17, 200 + 17),
+                    (float(x), 200.0), 0.0, "ok") for v, x in ((2, 200), (4, 300))]
+        dice.append(Die(5, "black", 0.86, 0.8, (366, round(self.y) - 17, 400, round(self.y) + 17),
+                        (383.0, self.y), self.turn, "ok"))
+        return Reading(image.shape[1], image.shape[0], dice, [], 0.0)
+
+
+@pytest.mark.parametrize(("y", "turn"), [(409.0, 2.0), (409.0, -3.0), (410.0, 0.0), (410.0, 4.0)])
+def test_a_die_flush_against_the_wall_of_a_region_found_inside_the_floor_is_on_the_table(
+        monkeypatch, y, turn):
+    # issue 34, 74018 t5 (no table file): a five flush against the tray's bottom wall, its
+    # centre 0.41-0.44 sides from the floor's edge (read 1-2 px off toward it); the region the
+    # stream found in the first still picture lay 3.5 px inside that edge there, and the face
+    # measured at the read centre crossed it: a false SPAZ. The region found is widened by
+    # what it may lie inside the floor's edge
+    found = [(80, 67), (549, 77), (544, 424), (72, 413)]  # as the stream found it in the game
+    monkeypatch.setattr("zonkcam.vision.stream.find_table", lambda image: found)
+    sim = Simulation(unkind(SimConfig(seed=74018, throws=0)))
+    image = sim.render(0, sim._still())
+    stream = ThrowStream(_ReadsFlush(y, turn), None, dice_count=3)
+    for i in range(20):
+        stream.feed(image, i / FPS)
+    assert stream.table is not None
+    assert {d.value: d.status for d in stream.tracker.on_table}[5] == "ok"
+    # one whose centre lies 2 px inside the floor's edge, across the wall, is off the table
+    stream = ThrowStream(_ReadsFlush(421.5, turn), None, dice_count=3)
+    for i in range(20):
+        stream.feed(image, i / FPS)
+    assert {d.value: d.status for d in stream.tracker.on_table}[5] == "off_table"
+
+
 @pytest.mark.parametrize("off", [5, 6, 7])
 def test_a_black_die_by_a_dark_trays_wall_read_off_its_centre_is_on_the_table(off):
     # issue 34, 73019 t3 (no table file): a black three lay against the tray's right wall, 3 px

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
-from zonkcam.vision.table import find_table, region_warnings
+from zonkcam.vision.table import find_table, found_margin, region_warnings, widened
 
 SIZES = {"1280x720": (1280, 720, 56), "1920x1080": (1920, 1080, 80)}
 
@@ -47,3 +47,16 @@ def test_a_noisy_dark_tray_at_640x480_is_found_whole(seed):
     found = find_table(frame)
     assert iou(found, truth, 640, 480) > 0.95
     assert region_warnings(found, (640, 480), frame) == []
+
+
+def test_a_found_region_widened_moves_each_edge_outward_and_stays_in_the_frame():
+    # the stream widens the region it finds by one search cell (640 / FILL_WIDTH px)
+    cell = found_margin((640, 480))
+    square = [(100, 100), (300, 100), (300, 300), (100, 300)]
+    for polygon in (square, square[::-1]):
+        got = widened(polygon, (640, 480))
+        assert sorted(got) == sorted((x + round(cell) * (1 if x > 200 else -1),
+                                      y + round(cell) * (1 if y > 200 else -1))
+                                     for x, y in polygon)
+    frame = [(0, 0), (639, 0), (639, 479), (0, 479)]
+    assert widened(frame, (640, 480)) == frame

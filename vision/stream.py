@@ -42,7 +42,7 @@ from zonkcam.vision.on_table import placed_as_outlined
 from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
-from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings
+from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings, widened
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
 from zonkcam.vision.unchanged import Look, face_unchanged, where_it_lay
 
@@ -277,12 +277,14 @@ class ThrowStream:
         return mark_geometry(dice, table, self._side)
 
     def _find_table(self, image: np.ndarray) -> None:
-        """The table region found in the first still picture, if it looks right."""
+        """The table region found in the first still picture, if it looks right; widened by
+        what it may lie inside the floor's edge (`found_margin`: a die flush against the wall
+        crossed it, 74018 t5, a false SPAZ; no die rests in a wall)."""
         self._find = False
         h, w = image.shape[:2]
         polygon = find_table(image)
         if not region_warnings(polygon, (w, h), image):
-            self.table = TableConfig((w, h), polygon)
+            self.table = TableConfig((w, h), widened(polygon, (w, h)))
 
     def _try_decide(self, t: float) -> ThrowEvent | None:
         assert self._reads is not None
