@@ -62,6 +62,8 @@ class Camera:
     tilt: float  # radians from vertical
     dist: float  # from the camera to the desk point at the picture's centre, in die sides
     roll: float
+    w: int = W  # the picture's size, px
+    h: int = H
 
     def __post_init__(self) -> None:
         t = self.tilt
@@ -75,12 +77,12 @@ class Camera:
 
     def project(self, pts: np.ndarray) -> np.ndarray:
         cam = (pts - self.centre) @ self.rot.T
-        return np.stack([self.f * cam[:, 0] / cam[:, 2] + W / 2,
-                         self.f * cam[:, 1] / cam[:, 2] + H / 2], 1)
+        return np.stack([self.f * cam[:, 0] / cam[:, 2] + self.w / 2,
+                         self.f * cam[:, 1] / cam[:, 2] + self.h / 2], 1)
 
     def on_desk(self, u: float, v: float) -> np.ndarray:
         """The desk point (z = 0) seen at pixel (u, v)."""
-        ray = self.rot.T @ np.array([(u - W / 2) / self.f, (v - H / 2) / self.f, 1.0])
+        ray = self.rot.T @ np.array([(u - self.w / 2) / self.f, (v - self.h / 2) / self.f, 1.0])
         k = -self.centre[2] / ray[2]
         return self.centre + k * ray
 
