@@ -52,8 +52,15 @@ def test_score_readable_table(capsys):
     assert "best    550  keep 5 5 5 5" in out and "event: social" in out
 
 
+def test_score_takes_dice_written_with_commas(capsys):
+    assert run(capsys, "score", "1,5,5", "2") == run(capsys, "score", "1", "5", "5", "2")
+    status, _, err = run(capsys, "score", "1,,5")
+    assert status == 2 and "'' is not a die" in err
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["score", "1", "7"], "'7' is not a die"),
+    (["score", "1,7"], "'7' is not a die"),
     (["score", "--variant", "nope", "1"], "unknown variant 'nope'"),
     (["score", "1", "2", "--colors", "red"], "1 colours for 2 dice"),
     (["score", "1", "1", "1", "1", "1", "1"], "played with 5 dice"),

@@ -13,7 +13,8 @@ from zonkcam.rules.scoring import Scorer
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("score", help="score one throw: every legal keep, the best first")
     add_ruleset_arguments(p)
-    p.add_argument("dice", nargs="+", metavar="DIE", help="face values 1-6 (or colour:face)")
+    p.add_argument("dice", nargs="+", metavar="DIE",
+                   help="face values 1-6 (or colour:face), by spaces or commas: 1 5 5 or 1,5,5")
     p.add_argument("--colors", help="one colour per die, comma-separated (e.g. red,red,white)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_score)
@@ -79,7 +80,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _dice(tokens: list[str], colors: str | None, ruleset: Ruleset) -> list[DieFace]:
     try:
-        dice = [parse_die(t) for t in tokens]
+        # "1,5,5" as "1 5 5": the way a throw is written down
+        dice = [parse_die(t) for token in tokens for t in token.split(",")]
     except ValueError as exc:
         raise CliError(str(exc)) from None
     if len(dice) > ruleset.dice:
