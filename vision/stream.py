@@ -37,7 +37,7 @@ from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
 from zonkcam.vision.leaning import APART, cocked_beside, judge_spots, leaning_read_twice, sides_to
-from zonkcam.vision.motion import MotionConfig, RestDetector
+from zonkcam.vision.motion import MotionConfig, MotionUpdate, RestDetector
 from zonkcam.vision.on_table import placed_as_outlined
 from zonkcam.vision.quorum import cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
@@ -123,6 +123,7 @@ class ThrowStream:
         self._left = False  # a die rolling was seen near the frame's edge
         self._last_motion_t = 0.0
         self._busy_until = -np.inf
+        self._last_t = -np.inf  # the last frame's time
         self._index = -1
         self._size: tuple[int, int] | None = None
         self.last_image: np.ndarray | None = None  # the last picture read: a throw's evidence
@@ -178,8 +179,7 @@ class ThrowStream:
         elif self._reads is not None:
             self._reads.append(self._read(full() if full else frame))
             event = self._try_decide(t)
-        elif update.settled or (self.motion.state == "moving"
-                                and t - update.last_motion_t >= self.motion.config.settle_s / 2):
+        elif update.settled or (self.motion.state == "moving" and self._kept(t, update)):
             # Frames in the second half of the still window are read as they come, so the
             # quorum is mostly done by the time the settle fires.
             self._early.append(self._read(full() if full else frame))
@@ -190,12 +190,21 @@ class ThrowStream:
                 self._left = update.leaving
                 event = self._try_decide(t)
         end = max(t, self._busy_until) + (self.clock() - start)
-        self._busy_until = end
+        self._busy_until, self._last_t = end, t
         if event is not None:
             latency = 1000 * (end - self._last_motion_t - self.motion.config.settle_s)
             event = replace(event, latency_ms=latency)
             self.stats.latency_ms.append(latency)
         return event
+
+    def _kept(self, t: float, update: MotionUpdate) -> bool:
+        """Whether the frame at `t`, still since `update.last_motion_t`, is read before the
+        settle: in the window's second half, and among the `quorum` frames up to the one the
+        settle fires at (half a frame's leeway), whose reads the quorum keeps; one read before
+        them only delayed the settle's decision (at 30 fps, two reads of five)."""
+        settle, gap = self.motion.config.settle_s, t - self._last_t
+        return t - update.last_motion_t >= settle / 2 and \
+            t + (self.quorum - 0.5) * gap >= update.last_motion_t + settle
 
     def _watch(self, frame: np.ndarray, read_here: bool, t: float = 0.0) -> None:
         """Note the dice of the last settle that `frame` shows where they lay, as they lay
