@@ -263,6 +263,8 @@ def main() -> int:
     ap.add_argument("--model", help="an .onnx model file (default: the active model)")
     ap.add_argument("--save", type=Path, help="a folder for the photos as a YOLO folder (readable "
                     "dice labelled) and misses.txt")
+    ap.add_argument("--again", type=int, metavar="QUALITY", help="read each photo again, saved once "
+                    "more as JPEG at QUALITY: how stable the reads are")
     a = ap.parse_args()
     try:
         w, h = (int(v) for v in a.size.lower().split("x"))
@@ -270,7 +272,7 @@ def main() -> int:
         ap.error(f"--size {a.size}: not WxH")
     reader = Reader(a.model)
     rng = np.random.default_rng(a.seed)
-    tally = Tally()
+    tally, again, changed = Tally(), Tally(), 0
     by_pose = {p: [0, 0] for p in POSES}  # readable dice, found
     side_dice = side_values = illegible = 0
     notes = []
@@ -283,6 +285,11 @@ def main() -> int:
         reading = reader.read(image)
         tally.add(reading.dice, rows, w, h, ignore=ignore)
         tally.read_ms.append(reading.elapsed_ms)
+        if a.again:
+            _, jpg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, a.again])
+            second = reader.read(cv2.imdecode(jpg, cv2.IMREAD_COLOR))
+            again.add(second.dice, rows, w, h, ignore=ignore)
+            changed += sorted(d.value or 0 for d in second.dice) != sorted(d.value or 0 for d in reading.dice)
         legible = [s for s in seen if s.readable]
         illegible += len(seen) - len(legible)
         pairs, free = match(reading.dice, rows[:, 1:] * np.array([w, h, w, h], np.float32))
@@ -313,6 +320,11 @@ def main() -> int:
           f"exact {s['exact_image_rate']}  read ms median {s['read_ms_median']}")
     print("recall by pose: " + ", ".join(f"{p} {f}/{n}" for p, (n, f) in by_pose.items()))
     print(f"side faces read as dice {side_dice}, a side's value read for the top {side_values}")
+    if a.again:
+        s = again.summary()
+        print(f"saved again at quality {a.again}: {changed} of {a.count} photos read other dice; precision "
+              f"{s['precision']}  recall {s['recall']}  value accuracy {s['value_accuracy']}  "
+              f"exact {s['exact_image_rate']}")
     return 0
 
 
