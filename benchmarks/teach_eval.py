@@ -32,9 +32,22 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-RUNE55 = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "rune55"
 CUSTOM = (1, 6)  # the faces painted over: a skull for the one, an emblem for the six
 Truth = list[tuple[float, float, float, int]]  # (cx, cy, size, value) of each die in a photo
+
+
+def rune55_root() -> Path:
+    from zonkcam.models.rune55 import datasets_root
+
+    return datasets_root() / "rune55"
+
+
+def usable(source: str) -> str:
+    """`source`, or "drawn" (said on stderr) where rune55 is asked for and not there."""
+    if source == "rune55" and not (rune55_root() / "groups.csv").is_file():
+        print(f"teach_eval: no {rune55_root()} (ZONKCAM_DATASETS): drawn tables instead", file=sys.stderr)
+        return "drawn"
+    return source
 
 
 @dataclass
@@ -133,10 +146,10 @@ def rune55_photos(n_teach: int, n_test: int, seed: int) -> tuple[list[Photo], li
     holds copies of one photo), and plain photos of other groups (the forgetting check)."""
     from zonkcam.models.rune55 import group_split
 
-    with open(RUNE55 / "groups.csv", newline="") as f:
+    with open(rune55_root() / "groups.csv", newline="") as f:
         groups = {row["file"]: row["group"] for row in csv.DictReader(f)}
     by_group: dict[str, list] = {}
-    for item in group_split(RUNE55, "heldout"):
+    for item in group_split(rune55_root(), "heldout"):
         by_group.setdefault(groups[item.image.name], []).append(item)
     rng = np.random.default_rng(seed)
     order = [g for g in sorted(by_group, key=int)]
@@ -347,8 +360,7 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
     from zonkcam.models.finetune import FinetuneConfig, finetune
     from zonkcam.models.registry import shipped_model
 
-    if source == "rune55" and not (RUNE55 / "groups.csv").is_file():
-        source = "drawn"
+    source = usable(source)
     photos = rune55_photos(teach, test, seed) if source == "rune55" else drawn_photos(teach, test, seed)
     taught, never, plain = photos
     folder = work / "phone"
@@ -396,8 +408,7 @@ def print_misses(model: Path, source: str, teach: int, test: int, seed: int) -> 
     """`--misses`: the never-taught photos' dice by what each model's reader made of them."""
     from zonkcam.models.registry import shipped_model
 
-    if source == "rune55" and not (RUNE55 / "groups.csv").is_file():
-        source = "drawn"
+    source = usable(source)
     _, never, _ = (rune55_photos if source == "rune55" else drawn_photos)(teach, test, seed)
     for name, path in (("shipped", shipped_model()), (str(model), model)):
         for kind, counts in where_missed(path, never).items():
