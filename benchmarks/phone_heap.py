@@ -251,6 +251,11 @@ def rows_of(seen: list[Seen], w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
     return rows, ignore
 
 
+def _figures(s: dict) -> str:
+    return (f"precision {s['precision']}  recall {s['recall']}  value accuracy {s['value_accuracy']}  "
+            f"exact {s['exact_image_rate']}")
+
+
 def _on(poly: np.ndarray, point: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), point, False) >= 0
 
@@ -316,15 +321,12 @@ def main() -> int:
     s = tally.summary()
     print(f"phone heap, seed {a.seed}: {s['images']} photos, {s['labels']} readable dice "
           f"({illegible} illegible, counted neither way), {s['predictions']} reported")
-    print(f"precision {s['precision']}  recall {s['recall']}  value accuracy {s['value_accuracy']}  "
-          f"exact {s['exact_image_rate']}  read ms median {s['read_ms_median']}")
+    print(f"{_figures(s)}  read ms median {s['read_ms_median']}")
     print("recall by pose: " + ", ".join(f"{p} {f}/{n}" for p, (n, f) in by_pose.items()))
     print(f"side faces read as dice {side_dice}, a side's value read for the top {side_values}")
     if a.again:
-        s = again.summary()
-        print(f"saved again at quality {a.again}: {changed} of {a.count} photos read other dice; precision "
-              f"{s['precision']}  recall {s['recall']}  value accuracy {s['value_accuracy']}  "
-              f"exact {s['exact_image_rate']}")
+        print(f"saved again at quality {a.again}: {changed} of {a.count} photos read other dice; "
+              f"{_figures(again.summary())}")
     return 0
 
 
