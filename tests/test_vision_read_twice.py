@@ -60,6 +60,34 @@ def test_a_die_read_at_two_of_its_pips_is_one_die_read_at_its_middle(reader):
     assert die.proposal.size == pytest.approx(SIDE) and not reader.rejects(die)
 
 
+def test_a_die_read_at_a_pip_and_at_its_edge_is_one_die(reader):
+    """A six at (600, 450) read at a top pip and at its bottom edge, 55 px below its middle (a
+    phone still's die read twice, phone_bowl seed 3: 0.51 and 0.63 of a die off): what stands
+    out there is one die holding both reads (`touching.HOLDS`), so it is read once, at its
+    middle (before: two dice, the edge's read over half the die's length off its middle)."""
+    image = table([(3, x, y) for x, y in APART] + [(6, 600, 450)])
+    found = [read(x, y, SIDE) for x, y in APART] + [read(590, 420, 50, 2), read(605, 505, 50, 3)]
+    out = read_twice(reader, image, found)
+    assert len(out) == 4
+    (die,) = near(out, 600, 450)
+    assert math.hypot(die.proposal.cx - 600, die.proposal.cy - 450) < 0.15 * SIDE
+
+
+def test_a_die_read_twice_is_one_die_where_the_dice_are_boxed_large(reader):
+    """As above, but the dice read surely are boxed 140 px, 1.4 times their side, as the
+    proposer boxes a phone still's marbled dice (phone_bowl seed 3: their outlines measured a
+    median 0.54-1.06 of the boxes by still): the six's outline, 0.71 of that box, is one die as
+    the still's dice measure (`touching.outline_scale`), so it is read once (before: two
+    dice, the outline under `SHORTEST` of a box)."""
+    big = 1.4 * SIDE
+    image = table([(3, x, y) for x, y in APART] + [(6, 600, 450)])
+    found = [read(x, y, big) for x, y in APART] + [read(600, 423, 50, 2), read(600, 477, 50, 2)]
+    out = read_twice(reader, image, found)
+    assert len(out) == 4
+    (die,) = near(out, 600, 450)
+    assert math.hypot(die.proposal.cx - 600, die.proposal.cy - 450) < 0.15 * SIDE
+
+
 def test_touching_dice_read_close_are_two(reader):
     """Two dice side by side (104 px apart) read 70 px apart (0.7 of the dice's size), each a
     little off towards the other: what stands out there is two dice long, and both stay."""

@@ -98,6 +98,10 @@ SIDE_ABOVE = 0.1
 # longer or more (one die read twice 0.72-1.0, 0.86 and up for 10 of 12; touching rune55 dice on
 # scale_eval's `touching` tray whose outline measured one die long, 0.53-0.78, and one 0.87)
 SQUARE = 0.8
+# ... and holds both reads: each within this × its length of its middle. A die read at two pips
+# can be read at its edge, half a die from its middle or more (phone_bowl seed 3: 0.51, 0.63);
+# a touching partner that does not stand out is read a die off it.
+HOLDS = 0.65
 
 
 def places(p: Proposal, size: float) -> list[tuple[float, float]]:
@@ -180,6 +184,22 @@ def sure_size(found: list[Candidate], rejects: Judge, unsure: Judge) -> float | 
     return float(np.median(sure)) if len(sure) >= TYPICAL_FROM else None
 
 
+def outline_scale(image: np.ndarray, found: list[Candidate], size: float, rejects: Judge,
+                  unsure: Judge) -> float:
+    """How many dice `size` px across a die alone measures by its outline on this still: the
+    median of the outlines (`outline`) of the dice read surely, from `TYPICAL_FROM` measured,
+    else 1. The proposer boxes a phone still's dice 0.9 to 1.4 times their side, so a die's
+    outline is measured against those of the still's own dice, not against their boxes
+    (phone_bowl seed 3: a median 0.54-1.06 of the boxes' median by still, within a still
+    mostly within 0.1 of it: a die read twice there measured 0.69, one die all the same)."""
+    dice = [c for c in found if not rejects(c)]
+    centres = [(c.proposal.cx, c.proposal.cy) for c in dice]
+    lengths = [piece.length for c, centre in zip(dice, centres, strict=True) if not unsure(c)
+               and (piece := outline(image, centre, size, [o for o in centres if o != centre]))
+               is not None]
+    return float(np.median(lengths)) if len(lengths) >= TYPICAL_FROM else 1.0
+
+
 def read_at_top(image: np.ndarray, p: Proposal, size: float, dice: list[tuple[float, float]]
                 ) -> bool:
     """Whether the die `p` is read at its top face, not at a side below it: what stands out
@@ -223,13 +243,15 @@ def read_whole(reader: CropReader, image: np.ndarray, found: list[Candidate]) ->
     return out
 
 
-def one_piece(piece: Piece, size: float, reads: tuple[tuple[float, float], ...]) -> bool:
+def one_piece(piece: Piece, size: float, reads: tuple[tuple[float, float], ...],
+              scale: float = 1.0) -> bool:
     """Whether an `outline` (dice `size` px across) is one die holding all the `reads`: `SHORTEST`
-    to `EXTENT` dice long, `SQUARE` or squarer, each read within half its length of its middle
-    (two touching dice, one dark on a dark tray, outline as one die: the other read lies off it)."""
+    to `EXTENT` times `scale` dice long (a die's outline on this still: `outline_scale`),
+    `SQUARE` or squarer, each read within `HOLDS` of its length of its middle (two touching
+    dice, one dark on a dark tray, outline as one die: the other read lies off it)."""
     length, middle, square, _ = piece
-    return SHORTEST <= length < EXTENT and square >= SQUARE and all(
-        math.dist(r, middle) <= length * size / 2 for r in reads)
+    return SHORTEST * scale <= length < EXTENT * scale and square >= SQUARE and all(
+        math.dist(r, middle) <= HOLDS * length * size for r in reads)
 
 
 def read_twice(reader: CropReader, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
@@ -249,13 +271,14 @@ def read_twice(reader: CropReader, image: np.ndarray, found: list[Candidate]) ->
                    if math.dist(centres[i], centres[j]) < TWICE * size)
     dropped: set[int] = set()
     merged: list[tuple[int, int, Proposal]] = []
+    scale = outline_scale(image, found, size, rejects, unsure) if close else 1.0
     for _, i, j in close:
         if i in dropped or j in dropped:
             continue
         (ax, ay), (bx, by) = centres[i], centres[j]
         others = [centres[k] for k in dice if k not in (i, j, *dropped)]
         piece = outline(image, ((ax + bx) / 2, (ay + by) / 2), size, others)
-        if piece is not None and one_piece(piece, size, (centres[i], centres[j])):
+        if piece is not None and one_piece(piece, size, (centres[i], centres[j]), scale):
             dropped |= {i, j}
             merged.append((i, j, Proposal(*piece.middle, size, size,
                                           max(found[i].proposal.score, found[j].proposal.score))))
