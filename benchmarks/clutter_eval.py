@@ -123,20 +123,23 @@ class PassLog:
     """Which of the reader's passes made each die: the second look's candidates in and out."""
 
     def __init__(self) -> None:
-        import zonkcam.vision.read as read_module
-        self.module = read_module
-        self.inner = read_module.second_look
+        import zonkcam.vision.second_look as looks  # every read goes through its `read_looked`
+        self.module = looks
+        self.inner = looks.second_look
         self.seen: list[tuple[float, float, str]] = []
-        read_module.second_look = self
+        looks.second_look = self
 
-    def __call__(self, reader, image, found, size):
-        out = self.inner(reader, image, found, size)
+    def __call__(self, reader, image, found, size, capped=False):
+        out = self.inner(reader, image, found, size, capped)
         for before, after in zip(found, out, strict=True):
             if reader.rejects(after):
                 continue
             how = "second" if reader.rejects(before) else "better" if after is not before else "first"
             self.seen.append((after.proposal.cx, after.proposal.cy, how))
         return out
+
+    def close(self) -> None:
+        self.module.second_look = self.inner
 
     def of(self, center: tuple[float, float], size: float) -> str:
         near = [how for x, y, how in self.seen if math.hypot(x - center[0], y - center[1]) < 0.1 * size]
@@ -228,6 +231,8 @@ def main() -> int:
                           f"at {d.center[0]:.0f},{d.center[1]:.0f}; dice {len(labels)}")
                 if args.save and extra:
                     _save(args.save, f"{kind}_{scale}_{i}", image, reading.dice, matched)
+    if log is not None:
+        log.close()
     print(f"clutter proxy, seed {args.seed}, {'rune55' if pool else 'drawn'} dice, "
           f"{args.count} pictures per kind and scale")
     for name in readers:

@@ -53,3 +53,16 @@ def test_views_are_the_eight_turns_and_mirrors():
 
 def test_the_overhead_reader_leaves_it_to_its_own_checks():
     assert not Reader(overhead=True).every_side and Reader().every_side
+
+
+def test_the_pass_log_sees_each_die_through_the_second_look(clutter, reader):
+    image, _ = clutter.render(np.random.default_rng(21), "logo", "webcam", None, n=2)
+    log = clutter.PassLog()
+    try:
+        reading = reader.read(image)
+    finally:
+        log.close()
+    from zonkcam.vision import second_look
+
+    assert second_look.second_look is log.inner  # put back
+    assert reading.dice and all(log.of(d.center, 40.0) in ("first", "better", "second") for d in reading.dice)
