@@ -47,16 +47,22 @@ def near(found: list[Candidate], x: float, y: float) -> list[Candidate]:
     return [c for c in found if math.hypot(c.proposal.cx - x, c.proposal.cy - y) < SIDE / 2]
 
 
+def six_read_once(reader, sure: float, reads: list[Candidate]) -> Candidate:
+    """A six at (600, 450) beside three dice read surely (boxed `sure` px), read twice as
+    `reads`: `read_twice` leaves one die there, at the six's middle."""
+    image = table([(3, x, y) for x, y in APART] + [(6, 600, 450)])
+    out = read_twice(reader, image, [read(x, y, sure) for x, y in APART] + reads)
+    assert len(out) == 4
+    (die,) = near(out, 600, 450)
+    assert math.hypot(die.proposal.cx - 600, die.proposal.cy - 450) < 0.15 * SIDE
+    return die
+
+
 def test_a_die_read_at_two_of_its_pips_is_one_die_read_at_its_middle(reader):
     """A six at (600, 450) read at its top and bottom pip rows, each boxed half a die, 54 px
     apart (0.54 of the dice's size): what stands out there is one die, so it is read once, at
     its middle, at the dice's size (before: two dice)."""
-    image = table([(3, x, y) for x, y in APART] + [(6, 600, 450)])
-    found = [read(x, y, SIDE) for x, y in APART] + [read(600, 423, 50, 2), read(600, 477, 50, 2)]
-    out = read_twice(reader, image, found)
-    assert len(out) == 4
-    (die,) = near(out, 600, 450)
-    assert math.hypot(die.proposal.cx - 600, die.proposal.cy - 450) < 0.15 * SIDE
+    die = six_read_once(reader, SIDE, [read(600, 423, 50, 2), read(600, 477, 50, 2)])
     assert die.proposal.size == pytest.approx(SIDE) and not reader.rejects(die)
 
 
@@ -65,12 +71,7 @@ def test_a_die_read_at_a_pip_and_at_its_edge_is_one_die(reader):
     phone still's die read twice, phone_bowl seed 3: 0.51 and 0.63 of a die off): what stands
     out there is one die holding both reads (`touching.HOLDS`), so it is read once, at its
     middle (before: two dice, the edge's read over half the die's length off its middle)."""
-    image = table([(3, x, y) for x, y in APART] + [(6, 600, 450)])
-    found = [read(x, y, SIDE) for x, y in APART] + [read(590, 420, 50, 2), read(605, 505, 50, 3)]
-    out = read_twice(reader, image, found)
-    assert len(out) == 4
-    (die,) = near(out, 600, 450)
-    assert math.hypot(die.proposal.cx - 600, die.proposal.cy - 450) < 0.15 * SIDE
+    six_read_once(reader, SIDE, [read(590, 420, 50, 2), read(605, 505, 50, 3)])
 
 
 def test_a_die_read_twice_is_one_die_where_the_dice_are_boxed_large(reader):
@@ -79,13 +80,7 @@ def test_a_die_read_twice_is_one_die_where_the_dice_are_boxed_large(reader):
     median 0.54-1.06 of the boxes by still): the six's outline, 0.71 of that box, is one die as
     the still's dice measure (`touching.outline_scale`), so it is read once (before: two
     dice, the outline under `SHORTEST` of a box)."""
-    big = 1.4 * SIDE
-    image = table([(3, x, y) for x, y in APART] + [(6, 600, 450)])
-    found = [read(x, y, big) for x, y in APART] + [read(600, 423, 50, 2), read(600, 477, 50, 2)]
-    out = read_twice(reader, image, found)
-    assert len(out) == 4
-    (die,) = near(out, 600, 450)
-    assert math.hypot(die.proposal.cx - 600, die.proposal.cy - 450) < 0.15 * SIDE
+    six_read_once(reader, 1.4 * SIDE, [read(600, 423, 50, 2), read(600, 477, 50, 2)])
 
 
 def test_touching_dice_read_close_are_two(reader):
