@@ -191,9 +191,9 @@ class RestDetector:
                    for x, y, gap in near for px, py, last in self._free_last)
 
     def _tracked(self, smeared: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-        """Which of the `smeared` things (moving, free of the edge, a die's length and width but
-        over its area) lie within `track` of a free thing of the last frame and away from the
-        dice at rest: a die thrown fast, its places in two frames joined into one thing over a
+        """Which of the `smeared` things (moving, free of the edge and of the dice at rest, a
+        die's length and width but over its area) lie within `track` of a free thing of the last
+        frame: a die thrown fast, its places in two frames joined into one thing over a
         die's area, followed on toward the edge (74004 t3: a die free at 23 small px from the
         edge, then 277-283 px in area, 4.8 sides', until it touched the edge). They count for a
         die leaving only, never for a roll: a hand's piece is followed only from a die-sized
@@ -202,11 +202,7 @@ class RestDetector:
             return np.zeros_like(smeared)
         last = np.asarray([(x, y) for x, y, _ in self._free_last], np.float64)
         gaps = np.linalg.norm(centroids[:, None, :] - last[None], axis=2).min(axis=1)
-        out = smeared & (gaps <= self.config.track * self.die_side)
-        if len(self._resting):
-            rest = np.linalg.norm(centroids[:, None, :] - self._resting[None], axis=2).min(axis=1)
-            out &= rest > self.config.at_rest * self.die_side
-        return out
+        return smeared & (gaps <= self.config.track * self.die_side)
 
     def _changed(self, cur: np.ndarray, ref: np.ndarray) -> tuple[int, np.ndarray]:
         """Pixels that changed between two small frames, after matching their overall gain."""
@@ -277,11 +273,12 @@ class RestDetector:
         if side:
             compact = (np.maximum(w, h) <= c.die_long * side) & (np.minimum(w, h) >= c.die_wide * side)
             die_like = (area <= c.die_area * side**2) & compact
-            smeared = free & compact & ~die_like
-            free &= die_like
-            if free.any() and len(self._resting):
+            away = np.ones(n, bool)  # from every die at rest
+            if len(self._resting):
                 gaps = np.linalg.norm(centroids[:, None, :] - self._resting[None], axis=2)
-                free &= gaps.min(axis=1) > c.at_rest * side
+                away = gaps.min(axis=1) > c.at_rest * side
+            smeared = free & compact & ~die_like & away
+            free &= die_like & away
             hand = ~die_like
             hand[0] = False
             if free.any() and hand.any():

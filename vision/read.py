@@ -153,18 +153,23 @@ class Reader(CropReader):
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
             found = sides.top_faces(image, found, self._read_patches, self.rejects,
                                     self._at_top(image, found, size))
-        if size is None and self.part_touching and max(image.shape[:2]) > 2 * self.proposer_side:
+        if self.part_touching and self._unsized_still(image, size):
             found = touching.parted(self, image, found)  # a still's touching dice boxed as one
             found = touching.read_whole(self, image, found)  # a die boxed at a pip or two
             found = touching.read_twice(self, image, found)  # one die, two reads
         return alike_in_size(found, self.rejects, self.unsure, self.overhead)
+
+    def _unsized_still(self, image: np.ndarray, size: float | None) -> bool:
+        """A still over twice the proposer's side whose dice's size the caller does not know
+        (a live table's reader knows it): where the still-only passes run."""
+        return size is None and max(image.shape[:2]) > 2 * self.proposer_side
 
     def _at_top(self, image: np.ndarray, found: list[Candidate], size: float | None
                 ) -> Callable[[Proposal], bool] | None:
         """For a still (over twice the proposer's side, its dice's size unknown) with dice read
         surely: whether a die's outline says it is read at its top (`touching.read_at_top`)."""
         typical = touching.sure_size(found, self.rejects, self.unsure)
-        if size is not None or typical is None or max(image.shape[:2]) <= 2 * self.proposer_side:
+        if typical is None or not self._unsized_still(image, size):
             return None
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
         return partial(touching.read_at_top, image, size=typical, dice=dice)
@@ -179,7 +184,7 @@ class Reader(CropReader):
         long_side = max(image.shape[:2])
         side = self.proposer_side
         # a big still's views read few of the rejected candidates again (its grain proposes many)
-        capped = size is None and long_side > 2 * self.proposer_side
+        capped = self._unsized_still(image, size)
         passes = {side: self._candidates_at(image, side, size, capped=capped)}
         while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
                                 self.rejects, self.unsure):
@@ -192,7 +197,7 @@ class Reader(CropReader):
                                                capped=capped)
         best = max(passes, key=lambda k: scales.how_well(
             passes[k], k, self.rejects, self.unsure, larger_first=size is None))
-        if size is not None or long_side <= 2 * self.proposer_side:
+        if not capped:
             return passes[best]
         return self._focused(image, passes[best], best)
 
