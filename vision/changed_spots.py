@@ -15,6 +15,12 @@ import cv2
 import numpy as np
 
 THRESHOLD = 24  # grey levels a pixel must change by (sensor noise: a few)
+# With a die known to lie unread (`split`): a dark grey die on the dark tray changes the floor
+# by 15-25 levels, and one a leaning die's top face lies over is read 0.66 sides from that
+# face's read (75011 t0, a false SPAZ). At 12 levels two dice touching and their shadows
+# joined in a spot too large to part (69005 t3); at 0.65 sides the dark die's spot was gone
+FAINT = 16
+NEAR = 0.6
 LEAST_AREA = 0.4  # die faces: a spot smaller than this is a pip's or an edge's change
 MOST_AREA = 3.0  # ...and larger is no one die (a die and its shadow: about 1.5)
 MOST_LONG = 2.2  # die sides a spot spans, at most
@@ -31,16 +37,18 @@ def changed_spots(before: np.ndarray, now: np.ndarray, side: float,
     for one die is worn down by `SPLIT` die sides, and each part it falls into, grown back
     within it, that is die-sized is a spot: two dice touching, both missed (a leaning die
     and one lying flat against it), join in one spot; a hand or a strip does not fall into
-    die-sized parts."""
+    die-sized parts. With `split` (a die is known to lie unread) a fainter change counts
+    (`FAINT`), nearer the dice read (`NEAR`)."""
+    threshold, away = (FAINT, NEAR) if split else (THRESHOLD, AWAY)
     a, b = (cv2.GaussianBlur(p, (5, 5), 0) for p in (before, now))
     mean_a, mean_b = cv2.mean(a), cv2.mean(b)
     gains = tuple(x / max(y, 1.0) for x, y in zip(mean_a, mean_b, strict=True))
     b = cv2.multiply(b, gains, dtype=cv2.CV_8U)  # type: ignore[call-overload]  # a Scalar: per channel
     # in any channel: a red die on brown wood is about the wood's grey
     diff = cv2.split(cv2.absdiff(a, b))
-    mask: np.ndarray = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > THRESHOLD).astype(np.uint8)
+    mask: np.ndarray = (cv2.max(cv2.max(diff[0], diff[1]), diff[2]) > threshold).astype(np.uint8)
     for x, y in away_from:  # a die read, and its shadow's inner part: a die beside it is left
-        cv2.circle(mask, (round(x), round(y)), round(AWAY * side), 0, -1)
+        cv2.circle(mask, (round(x), round(y)), round(away * side), 0, -1)
     pip = max(3, round(side / 5)) | 1
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pip, pip)))

@@ -15,11 +15,21 @@ from zonkcam.vision.table import Polygon, inside
 
 APART = 1.0  # die sides between the centres of two dice lying flat, at least
 WHOLE = 0.8  # of a face's area: a die showing this much of its own lies whole
+UNDER = 0.5  # die sides from a cocked die's read that a die it leans over is read, at least
 
 
 def sides_to(point: tuple[float, float], dice: list[Die], side: float) -> list[float]:
     """Distances from `point` to each die's centre, in die sides."""
     return [float(np.hypot(point[0] - d.center[0], point[1] - d.center[1])) / side for d in dice]
+
+
+def apart(d: Die, dice: list[Die], side: float) -> bool:
+    """Whether die `d`, read at a changed spot, is no die of `dice` read again: `APART` from
+    each lying flat, `UNDER` from each cocked (a leaning die's top face lies over part of the
+    die it leans over, nearer than two flat dice lie: 0.66 sides, 75011 t0; its side is no
+    spot read, `judge_spots`)."""
+    return all(gap >= (UNDER if o.status == "cocked" else APART)
+               for gap, o in zip(sides_to(d.center, dice, side), dice, strict=True))
 
 
 def leaning_read_twice(dice: list[Die], extra: int, side: float,
@@ -150,7 +160,9 @@ def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side:
         reach = LEAN_REACH if cocked else APART
         part_of = None if leaning is not None else \
             next((i for i, g in enumerate(gaps) if g < reach), None)
-        if part_of is not None and cocked and dice[part_of].status == "ok" and \
+        # (with a die short, the spot under a leaning die's top face need not look cocked: a
+        # dark die on the dark floor shows too little of itself, 75011 t0)
+        if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
                 leans_over(dice[part_of], (x, y), dice, image, side):
             dice[part_of] = replace(dice[part_of], value=None, status="cocked")
             elsewhere.append((x, y))  # the die it leans over, lying flat

@@ -285,8 +285,11 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     in patch pixels; with `lighter` on a dark table, the outline is the hull of the die's
     pieces (`_with_pieces`)."""
     raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain, lit_floor)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     c = PATCH // 2
+    dark = lighter and side is not None and on_dark_table(patch_bgr)
+    if dark:
+        raw[_lit_beyond(patch_bgr) > 0] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0
     if n < 2 or centre.max() == 0:
@@ -296,10 +299,26 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
         return None
     die = (labels == k).astype(np.uint8)
-    if lighter and side is not None and on_dark_table(patch_bgr):
+    if dark:
+        assert side is not None
         return _with_pieces(die, raw, side, patch_bgr)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
+
+
+def _lit_beyond(patch_bgr: np.ndarray) -> np.ndarray:
+    """Mask (0/1) of what is lighter than a dark table (`DARK_STEP`) in pieces apart from the
+    one at the patch's centre that reach its border: a tray's rim or lit wall, or the table
+    round it, whose colour stands out too. Closed onto a die flush against it across the
+    dark seam between them, a strip of it made a flat die long (75011 t2, called cocked)."""
+    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    n, labels = cv2.connectedComponents((grey > _table_lightness(grey) + DARK_STEP).astype(np.uint8))
+    c = PATCH // 2
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    beyond = np.isin(np.arange(n), edge)
+    beyond[0] = False
+    beyond[np.unique(labels[c - 4:c + 4, c - 4:c + 4])] = False
+    return beyond[labels].astype(np.uint8)
 
 
 def on_dark_table(patch_bgr: np.ndarray) -> bool:

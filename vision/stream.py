@@ -36,7 +36,7 @@ from zonkcam.vision.changed_spots import changed_spots
 from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die, Reading, reading_order
 from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
-from zonkcam.vision.leaning import APART, cocked_beside, judge_spots, leaning_read_twice, sides_to
+from zonkcam.vision.leaning import apart, cocked_beside, judge_spots, leaning_read_twice
 from zonkcam.vision.motion import MotionConfig, MotionUpdate, RestDetector
 from zonkcam.vision.on_table import placed_as_outlined
 from zonkcam.vision.quorum import cocked_or_flat, vote
@@ -44,7 +44,7 @@ from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings, widened
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
-from zonkcam.vision.unchanged import Look, face_unchanged, where_it_lay
+from zonkcam.vision.unchanged import Look, face_unchanged, uncovered, where_it_lay
 
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
@@ -349,10 +349,11 @@ class ThrowStream:
         """Whether the settled picture no longer shows die `old` exactly where and as it lay
         (`UNMOVED`): a kept die a thrown die knocked, however little."""
         assert self._settled is not None
-        look = self._looks.get(old)
-        if look is None:
+        look, side = self._looks.get(old), self._side or die_size([old])
+        # what a die thrown onto it covers of it is no knock (`uncovered`)
+        if look is None or (look := uncovered(look, self._settled[1], side)) is None:
             return False
-        same, off = where_it_lay(look, self._settled[0], self._side or die_size([old]))
+        same, off = where_it_lay(look, self._settled[0], side)
         return same < UNMOVED or off >= UNMOVED_SHIFT
 
     def _remember(self, dice: list[Die]) -> None:
@@ -442,7 +443,7 @@ class ThrowStream:
         read_at = getattr(self.reader, "read_at", None)
         if read_at is not None and elsewhere:
             lying = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
-                     if min(sides_to(d.center, dice, side), default=APART) >= APART]
+                     if apart(d, dice, side)]
             found += mark_geometry(lying, table, side)
             dice = cocked_beside(dice, lying, image, side)
         return sorted(dice + found, key=reading_order)

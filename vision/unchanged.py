@@ -6,17 +6,20 @@ was, so neither does a table nudged a few pixels.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, box_growth
+from zonkcam.vision.geometry import TWICE
 
 SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
 SAME_DIE = 0.97  # correlation of a die's picture, then and now: that die, neither moved nor turned
 SHIFT = 0.2  # of the picture's size: how far the table may have been nudged for those to hold
 FACE = 0.7  # die sides: the square compared where a die lies, inside its face at any turn
 UNMOVED_REACH = 0.3  # die sides round where a die lay that `where_it_lay` looks for it
+UNCOVERED_LEAST = 0.5  # of a die's look left uncovered by dice lying over it, for it to be told
 Box = tuple[int, int, int, int]
 
 
@@ -115,3 +118,28 @@ def where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, flo
     found = np.nan_to_num(found, nan=0.0, posinf=0.0, neginf=0.0)
     _, _, _, (bx, by) = cv2.minMaxLoc(found)
     return float(found[r - 1:r + 2, r - 1:r + 2].max()), float(np.hypot(bx - r, by - r))
+
+
+def uncovered(look: Look, dice: Sequence[Die], side: float) -> Look | None:
+    """`look` less what the `dice` but its own (the one read nearest where it lay, within
+    `TWICE` sides) cover of it: each one's face square, `side` px, turned as read; a cocked
+    one's box, side and all. A die thrown that came to lean on a kept die covers a corner of
+    it, which moved no more for that (75005 t6, `knocked`). None when under
+    `UNCOVERED_LEAST` of it is left."""
+    def gap(d: Die) -> float:
+        return float(np.hypot(d.center[0] - look.center[0], d.center[1] - look.center[1]))
+
+    own = min(dice, key=gap, default=None)
+    mask, (cx, cy) = look.mask.copy(), look.corner
+    for d in dice:
+        if d is own and gap(d) <= TWICE * side:
+            continue
+        if d.status == "cocked":
+            x0, y0, x1, y1 = d.box
+            cv2.rectangle(mask, (x0 - cx, y0 - cy), (x1 - cx, y1 - cy), 0.0, -1)
+        else:
+            corners = cv2.boxPoints(((d.center[0] - cx, d.center[1] - cy), (side, side), d.angle))
+            cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 0.0)
+    if mask.sum() == look.mask.sum():
+        return look
+    return replace(look, mask=mask) if mask.sum() >= UNCOVERED_LEAST * look.mask.sum() else None
