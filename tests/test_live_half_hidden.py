@@ -112,3 +112,23 @@ def test_a_kept_die_a_thrown_die_came_to_lean_on_is_knocked_only_if_it_moved(at,
     stream._side, stream._looks = float(s), {old: Look.of(before, old, s)}
     stream._settled = (after, [Die(6, "white", 0.97, 0.8, old.box, (kx, ky), -49.0, "ok"), cocked])
     assert stream._shifted(old) is knocked
+
+
+def test_a_leaning_die_read_cocked_at_its_top_face_and_at_its_side_is_one_die_when_one_too_many():
+    # issue 34 round 20 (74013 t5): a cocked six read at its top face (grey, 0.98) and at its
+    # side (a two, black, 0.76), 0.9 sides apart, each called cocked: seven dice of six, the
+    # flat two beside them reported missing. The less sure of two dice read cocked within a
+    # leaning die's reach is its side when one die too many is read
+    from zonkcam.vision.leaning import leaning_read_twice
+
+    def read(value, color, confidence, x, y, status):
+        return Die(value, color, confidence, 0.8, (x - 17, y - 17, x + 17, y + 17),
+                   (float(x), float(y)), 0.0, status)
+
+    top, side = read(None, "grey", 0.98, 513, 210, "cocked"), read(None, "black", 0.76, 484, 220,
+                                                                    "cocked")
+    others = [read(2, "grey", 0.94, 456, 244, "ok"), read(5, "grey", 0.97, 160, 204, "ok")]
+    assert leaning_read_twice([top, side, *others], 1, 33.5) == [top, *others]
+    assert leaning_read_twice([side, top, *others], 1, 33.5) == [top, *others]
+    # with no die too many, two dice leaning on each other stay two
+    assert leaning_read_twice([top, side, *others], 0, 33.5) == [top, side, *others]

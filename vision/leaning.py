@@ -37,13 +37,15 @@ def leaning_read_twice(dice: list[Die], extra: int, side: float,
     """`dice` less up to `extra` dice read flat within `LEAN_REACH` of a die read cocked, of
     its colour (or one of them not named), nearest first: when more dice are read than are in
     play, a die read lying flat at its top face and cocked at its side is one die, leaning:
-    its two reads lie farther apart than one die's two reads when neither is cocked. With the
-    `image`, then also a leaning die read flat twice (`top_and_side`)."""
+    its two reads lie farther apart than one die's two reads when neither is cocked. So is a
+    pair read cocked, less the surer (74013 t5: a six's side, a two, read 0.9 sides from its
+    top face, and called cocked too, its top face narrow). With the `image`, then also a
+    leaning die read flat twice (`top_and_side`)."""
     if extra <= 0:
         return dice
     gaps = sorted((sides_to(c.center, [d], side)[0], i) for c in dice if c.status == "cocked"
-                  for i, d in enumerate(dice) if d.status == "ok"
-                  and same_colour(c, d))
+                  for i, d in enumerate(dice) if d is not c and same_colour(c, d) and (
+                      d.status == "ok" or (d.status == "cocked" and d.confidence < c.confidence)))
     drop = list(dict.fromkeys(i for gap, i in gaps if gap < LEAN_REACH))[:extra]
     out = [d for i, d in enumerate(dice) if i not in drop]
     return out if image is None else top_and_side(out, extra - len(drop), image, side)
