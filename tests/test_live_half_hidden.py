@@ -132,3 +132,25 @@ def test_a_leaning_die_read_cocked_at_its_top_face_and_at_its_side_is_one_die_wh
     assert leaning_read_twice([side, top, *others], 1, 33.5) == [top, *others]
     # with no die too many, two dice leaning on each other stay two
     assert leaning_read_twice([top, side, *others], 0, 33.5) == [top, side, *others]
+
+
+@pytest.mark.parametrize(("under", "turn", "top_turn"),
+                         [((-12, -7), 79, 51), ((-14, -8), 79, 51), ((-12, -7), 60, 51),
+                          ((-12, -7), 79, 20)])
+def test_the_sliver_of_a_die_under_a_stack_is_no_die_leaning_when_dice_are_short(
+        under, turn, top_turn):
+    # issue 34 round 20 (74018 t6): a four on top of a five (drawn 1.1 times its size, nearer
+    # the camera), the five's sliver showing 0.6-0.7 sides from the four's read. A die short
+    # after a roll, the changed spots are looked for nearer the dice read
+    # (`changed_spots.NEAR`): the sliver was a spot beside a die lying whole, taken for a die
+    # leaning on it (`cocked`), and the stack went unseen
+    sim = Simulation(unkind(SimConfig(seed=74018, throws=1)), crops=_faces(200, 40))
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    image = sim.render(0, Frame([SimDie(5, None, x + under[0], y + under[1], turn, "under"),
+                                 SimDie(4, None, x, y, top_turn, "stacked", scale=1.1)]))
+    stream = ThrowStream(_ReadsAOne(), dice_count=2)
+    stream._settled, stream._side, stream._rolled = (sim.render(0, Frame([])), []), float(s), True
+    top = Die(4, "white", 0.99, 0.8, (round(x) - 28, round(y) - 26, round(x) + 29, round(y) + 31),
+              (x, y + 2), float(top_turn), "ok")
+    assert [(d.value, d.status) for d in stream._with_missed([top], image)] == [(4, "ok")]

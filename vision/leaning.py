@@ -171,7 +171,11 @@ def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side:
             continue
         if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
                 whole_apart(dice[part_of], (x, y), dice, image, side):
-            part_of, cocked = None, True  # a die leaning on the one read there, which lies flat
+            # a die leaning on the one read there, which lies flat; under `TWICE` from it, the
+            # sliver of a die under it or its shadow, which a die short lets in (74018 t6)
+            if short and gaps[part_of] < TWICE:
+                continue
+            part_of, cocked = None, True
         if part_of is not None:
             if cocked and dice[part_of].status == "ok":
                 dice[part_of] = replace(dice[part_of], value=None, status="cocked")
