@@ -15,7 +15,8 @@ small or too large for the proposer), `second_look` (a doubtful read read again 
 `missed` and `squares` (overhead cameras: dice the proposer missed or merged, the square a flat
 die shows), `sides` (photos at a slant: a die read at its side face), `turned` (photos: a
 doubtful die that a turn of its crop reads as no die is clutter), `die_sizes` (dice alike in size,
-one read per die), `regions` (a still's zoom looks only round the dice already read) and
+one read per die), `regions` (a still's zoom looks only round the dice already read), `merged`
+(a big still's views merged die by die) and
 `on_table` (the table polygon, dice off it).
 """
 from __future__ import annotations
@@ -34,6 +35,7 @@ from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
 from zonkcam.vision.dice import Die, Reading, Status
 from zonkcam.vision.die_sizes import alike_in_size, die_size, one_per_die
+from zonkcam.vision.merged import View, merged
 from zonkcam.vision.missed import with_missed
 from zonkcam.vision.model import ModelError
 from zonkcam.vision.on_table import TableError, place, table_polygon
@@ -177,15 +179,17 @@ class Reader(CropReader):
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
         """The candidates of the proposal that reads the most dice surely, of proposals at
         `proposer_side` and at twice, four and eight times that resolution, while
-        `scales.zoom_again` says so. A still's zoom past a proposal that read dice surely at a
-        size the proposer finds (`scales.seen_enough`) proposes only the regions round those
-        dice: the whole 8 MP still at 1280 px costs about three decodes (issue 36). A big
-        still's views give few rejected candidates a second look (`capped`)."""
+        `scales.zoom_again` says so; a big still's (`capped`), those of all its views merged die
+        by die (`_focused`). A still's zoom past a proposal that read dice surely at a size the
+        proposer finds (`scales.seen_enough`) proposes only the regions round those dice: the
+        whole 8 MP still at 1280 px costs about three decodes (issue 36). A big still's views
+        give few rejected candidates a second look (`capped`)."""
         long_side = max(image.shape[:2])
         side = self.proposer_side
         # a big still's views read few of the rejected candidates again (its grain proposes many)
         capped = self._unsized_still(image, size)
         passes = {side: self._candidates_at(image, side, size, capped=capped)}
+        looked: dict[int, list[tuple[int, int, int, int]] | None] = {side: None}
         while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
                                 self.rejects, self.unsure):
             last, side = passes[side], 2 * side
@@ -195,30 +199,34 @@ class Reader(CropReader):
                              self.unsure))
             passes[side] = self._candidates_at(image, side, size, near=last if near_only else None,
                                                capped=capped)
+            looked[side] = regions(last, image.shape[1], image.shape[0], self.rejects,
+                                   scales.FOCUS_MARGIN) if near_only else None
         best = max(passes, key=lambda k: scales.how_well(
             passes[k], k, self.rejects, self.unsure, larger_first=size is None))
         if not capped:
             return passes[best]
-        return self._focused(image, passes[best], best)
+        views = [View(passes[k], looked[k], k / long_side)  # finest first
+                 for k in sorted(passes, reverse=True)]
+        return self._focused(image, passes[best], best, views)
 
-    def _focused(self, image: np.ndarray, found: list[Candidate], side: int) -> list[Candidate]:
-        """`found` (a proposal at `side` px), or a proposal of the regions round its dice at the
-        scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
-        surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
-        six dice read at 1280 px), at ~60 px they are two. A region holding one die read surely
-        is not proposed again, unless it measures two dice long (`touching.two_long`: a pair
-        seen ~36 px can be boxed and read as one die): its die stays as read (`scales.lone`)."""
+    def _focused(self, image: np.ndarray, found: list[Candidate], side: int, views: list[View]
+                 ) -> list[Candidate]:
+        """The views' dice merged die by die (`merged`), with a proposal of the regions round
+        the dice of the first (a proposal at `side` px) at the scale where they show
+        `scales.FOCUS_DIE` px (`scales.focus`) as one view more: touching dice seen ~30 px
+        across can make one ridge of heat (an 8 MP still's six dice read at 1280 px), at ~60 px
+        they are two. A region holding one die read surely is not proposed again, unless it
+        measures two dice long (`touching.two_long`: a pair seen ~36 px can be boxed and read as
+        one die): its die stays as read (`scales.lone`)."""
         h, w = image.shape[:2]
         size = die_size(found, self.rejects, self.unsure)
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
         two = None if size is None else partial(touching.two_long, image, size=size, dice=dice)
         where = scales.focus(found, w, h, side, self.rejects, self.unsure, two)
-        if not where:
-            return found
-        seen = [c for c in found if not self.rejects(c) and not any(
-            scales.within_box(c.proposal, box) for box, _ in where)] + self._regions_read(image, where)
-        well = partial(scales.how_well, rejects=self.rejects, unsure=self.unsure)
-        return seen if well(seen, 0)[0] > well(found, 0)[0] else found
+        if where:
+            scale = min(n / max(x1 - x0, y1 - y0) for (x0, y0, x1, y1), n in where)
+            views = [View(self._regions_read(image, where), [box for box, _ in where], scale), *views]
+        return merged(views, self.rejects, self.unsure) + [c for c in found if self.rejects(c)]
 
     def _regions_read(self, image: np.ndarray,
                       where: Sequence[tuple[tuple[int, int, int, int], int]]) -> list[Candidate]:
