@@ -17,7 +17,7 @@ recall .61). This draws the same table, bowl, cloth and dice looks, but each die
 Prints precision / recall / value accuracy / exact-image rate, recall by how the die lies,
 side faces read as dice or as the value, and the read time.
 
-    .venv/bin/python benchmarks/phone_heap.py [--count 20] [--seed 1] [--model FILE] [--save DIR]
+    .venv/bin/python benchmarks/phone_heap.py [--count 20] [--seed 1] [--model FILE] [--save DIR] [--merged]
 
 Seed 1 is for tuning; keep others fresh and report them once.
 """
@@ -270,12 +270,15 @@ def main() -> int:
                     "dice labelled) and misses.txt")
     ap.add_argument("--again", type=int, metavar="QUALITY", help="read each photo again, saved once "
                     "more as JPEG at QUALITY: how stable the reads are")
+    ap.add_argument("--merged", action="store_true", help="a big still's views merged die by die "
+                    "(`Reader.merged_views`, vision/merged.py), not the one view reading most dice surely")
     a = ap.parse_args()
     try:
         w, h = (int(v) for v in a.size.lower().split("x"))
     except ValueError:
         ap.error(f"--size {a.size}: not WxH")
     reader = Reader(a.model)
+    reader.merged_views = a.merged
     rng = np.random.default_rng(a.seed)
     tally, again, changed = Tally(), Tally(), 0
     by_pose = {p: [0, 0] for p in POSES}  # readable dice, found

@@ -19,10 +19,10 @@ LEAST_OF_TYPICAL = 0.5
 # shows small dice passes for a die of two or three times their size (issue 36's phone photos).
 MOST_OF_TYPICAL = 2.5
 DIE_SIZE_FLOOR = 0.6  # of the median size of a big still's dice read surely: the least a die is
-# ... and the fifth of their sizes below which a die's size lies (not the least: with the views
-# merged die by die (`vision.merged`) the dice are boxed by several views, and one die boxed
-# tight by the focus halved every long box of a phone bowl's still as two dice)
-DIE_SIZE_QUANTILE = 0.2
+# ... and, where a still's views are merged die by die (`vision.merged`), the fifth of their
+# sizes below which a die's size lies, not the least: its dice are boxed by several views, and
+# one die boxed tight by the focus halved every long box of a phone bowl's still as two dice
+MERGED_QUANTILE = 0.2
 
 
 def typical_size(found: Sequence[Candidate], known: float | None, rejects: Judge) -> float | None:
@@ -33,16 +33,17 @@ def typical_size(found: Sequence[Candidate], known: float | None, rejects: Judge
     return float(np.median(sizes)) if len(sizes) >= TYPICAL_SIZE_FROM else known
 
 
-def die_size(found: Sequence[Candidate], rejects: Judge, unsure: Judge) -> float | None:
+def die_size(found: Sequence[Candidate], rejects: Judge, unsure: Judge, quantile: float = 0.0
+             ) -> float | None:
     """A die's size in a big still, where the proposer boxes a die alone up to twice its size
     (an 8 MP still's 100-px dice are 10 px in its 320-px view) and touching dice as one: the
-    `DIE_SIZE_QUANTILE` of the shorter sides of the boxes of the dice read surely, and
+    least (or the `quantile`) of the shorter sides of the boxes of the dice read surely, and
     `DIE_SIZE_FLOOR` of their median at least (a pip read as a die); from `TYPICAL_SIZE_FROM`
     such dice, else None."""
     sides = [min(c.proposal.w, c.proposal.h) for c in found if not rejects(c) and not unsure(c)]
     if len(sides) < TYPICAL_SIZE_FROM:
         return None
-    return max(float(np.quantile(sides, DIE_SIZE_QUANTILE)), DIE_SIZE_FLOOR * float(np.median(sides)))
+    return max(float(np.quantile(sides, quantile)), DIE_SIZE_FLOOR * float(np.median(sides)))
 
 
 def alike_in_size(found: list[Candidate], rejects: Judge, unsure: Judge, overhead: bool

@@ -34,7 +34,7 @@ from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
 from zonkcam.vision.dice import Die, Reading, Status
-from zonkcam.vision.die_sizes import alike_in_size, die_size, one_per_die
+from zonkcam.vision.die_sizes import MERGED_QUANTILE, alike_in_size, die_size, one_per_die
 from zonkcam.vision.merged import View, merged
 from zonkcam.vision.missed import with_missed
 from zonkcam.vision.model import ModelError
@@ -83,6 +83,10 @@ class Reader(CropReader):
         # a still's die boxed two or three dice long, where the caller does not know the dice's size,
         # is read again at the typical die's size where its dice can lie (`vision.touching`)
         self.part_touching = True
+        # a big still's views merged die by die (`vision.merged`), not the one reading most dice
+        # surely kept whole: steadier on a heaped bowl saved again, but it lost touching dice on
+        # the pi-tray and tiny proxies (benchmarks/README.md, issue 36, "phone's heap, round 3")
+        self.merged_views = False
         self.all_colors = DiceSet.load(dice_set) if dice_set is not None else DiceSet.default()
         self.dice_set = self.all_colors.restricted(dice_colors)
         self.proposer_side = PROPOSER_SIDE
@@ -206,27 +210,35 @@ class Reader(CropReader):
         if not capped:
             return passes[best]
         views = [View(passes[k], looked[k], k / long_side)  # finest first
-                 for k in sorted(passes, reverse=True)]
+                 for k in sorted(passes, reverse=True)] if self.merged_views else []
         return self._focused(image, passes[best], best, views)
 
     def _focused(self, image: np.ndarray, found: list[Candidate], side: int, views: list[View]
                  ) -> list[Candidate]:
-        """The views' dice merged die by die (`merged`), with a proposal of the regions round
-        the dice of the first (a proposal at `side` px) at the scale where they show
-        `scales.FOCUS_DIE` px (`scales.focus`) as one view more: touching dice seen ~30 px
-        across can make one ridge of heat (an 8 MP still's six dice read at 1280 px), at ~60 px
-        they are two. A region holding one die read surely is not proposed again, unless it
-        measures two dice long (`touching.two_long`: a pair seen ~36 px can be boxed and read as
-        one die): its die stays as read (`scales.lone`)."""
+        """`found` (a proposal at `side` px), or a proposal of the regions round its dice at the
+        scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
+        surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
+        six dice read at 1280 px), at ~60 px they are two. A region holding one die read surely
+        is not proposed again, unless it measures two dice long (`touching.two_long`: a pair
+        seen ~36 px can be boxed and read as one die): its die stays as read (`scales.lone`).
+        With `views` (`merged_views`), the focus is one view more and the views' dice are
+        merged die by die (`merged`) instead."""
         h, w = image.shape[:2]
-        size = die_size(found, self.rejects, self.unsure)
+        size = die_size(found, self.rejects, self.unsure, MERGED_QUANTILE if views else 0.0)
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
         two = None if size is None else partial(touching.two_long, image, size=size, dice=dice)
         where = scales.focus(found, w, h, side, self.rejects, self.unsure, two)
-        if where:
-            scale = min(n / max(x1 - x0, y1 - y0) for (x0, y0, x1, y1), n in where)
-            views = [View(self._regions_read(image, where), [box for box, _ in where], scale), *views]
-        return merged(views, self.rejects, self.unsure) + [c for c in found if self.rejects(c)]
+        if not where and not views:
+            return found
+        focused = self._regions_read(image, where) if where else []
+        if views:
+            scale = min((n / max(x1 - x0, y1 - y0) for (x0, y0, x1, y1), n in where), default=1.0)
+            views = [View(focused, [box for box, _ in where], scale), *views] if where else views
+            return merged(views, self.rejects, self.unsure) + [c for c in found if self.rejects(c)]
+        seen = [c for c in found if not self.rejects(c) and not any(
+            scales.within_box(c.proposal, box) for box, _ in where)] + focused
+        well = partial(scales.how_well, rejects=self.rejects, unsure=self.unsure)
+        return seen if well(seen, 0)[0] > well(found, 0)[0] else found
 
     def _regions_read(self, image: np.ndarray,
                       where: Sequence[tuple[tuple[int, int, int, int], int]]) -> list[Candidate]:
