@@ -160,10 +160,16 @@ class Reader(CropReader):
             found = sides.top_faces(image, found, self._read_patches, self.rejects,
                                     self._at_top(image, found, size))
         if self.part_touching and self._unsized_still(image, size):
-            found = touching.parted(self, image, found)  # a still's touching dice boxed as one
+            found = touching.parted(self, image, found, self._size_quantile)  # boxed as one
             found = touching.read_whole(self, image, found)  # a die boxed at a pip or two
             found = touching.read_twice(self, image, found)  # one die, two reads
         return alike_in_size(found, self.rejects, self.unsure, self.overhead)
+
+    @property
+    def _size_quantile(self) -> float:
+        """Of a big still's dice read surely, the share of sizes a die's size lies over
+        (`die_sizes.die_size`): the least, or where views are merged the fifth (`MERGED_QUANTILE`)."""
+        return MERGED_QUANTILE if self.merged_views else 0.0
 
     def _unsized_still(self, image: np.ndarray, size: float | None) -> bool:
         """A still over twice the proposer's side whose dice's size the caller does not know
@@ -203,8 +209,9 @@ class Reader(CropReader):
                              self.unsure))
             passes[side] = self._candidates_at(image, side, size, near=last if near_only else None,
                                                capped=capped)
+            # where this view looked, for the merge only (`merged_views`, off by default)
             looked[side] = regions(last, image.shape[1], image.shape[0], self.rejects,
-                                   scales.FOCUS_MARGIN) if near_only else None
+                                   scales.FOCUS_MARGIN) if near_only and self.merged_views else None
         best = max(passes, key=lambda k: scales.how_well(
             passes[k], k, self.rejects, self.unsure, larger_first=size is None))
         if not capped:
@@ -224,7 +231,7 @@ class Reader(CropReader):
         With `views` (`merged_views`), the focus is one view more and the views' dice are
         merged die by die (`merged`) instead."""
         h, w = image.shape[:2]
-        size = die_size(found, self.rejects, self.unsure, MERGED_QUANTILE if views else 0.0)
+        size = die_size(found, self.rejects, self.unsure, self._size_quantile)
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
         two = None if size is None else partial(touching.two_long, image, size=size, dice=dice)
         where = scales.focus(found, w, h, side, self.rejects, self.unsure, two)

@@ -46,7 +46,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.crop_reader import CropReader
-from zonkcam.vision.die_sizes import LEAST_OF_TYPICAL, MERGED_QUANTILE, die_size, typical_size
+from zonkcam.vision.die_sizes import LEAST_OF_TYPICAL, die_size, typical_size
 from zonkcam.vision.faces import PATCH
 from zonkcam.vision.proposals import Proposal
 from zonkcam.vision.second_look import read_looked
@@ -293,12 +293,13 @@ def read_twice(reader: CropReader, image: np.ndarray, found: list[Candidate]) ->
     return out
 
 
-def parted(reader: CropReader, image: np.ndarray, found: list[Candidate]) -> list[Candidate]:
+def parted(reader: CropReader, image: np.ndarray, found: list[Candidate], quantile: float = 0.0
+           ) -> list[Candidate]:
     """`found` with each die boxed `LONG` typical dice long or more, and not measured one die
     long (`one_die`), that reads as two or three dice at the typical size (each at least `SURE`
-    sure, `APART` apart) replaced by them."""
-    size = die_size(found, reader.rejects, reader.unsure,
-                    MERGED_QUANTILE if getattr(reader, "merged_views", False) else 0.0)
+    sure, `APART` apart) replaced by them; the dice's size as `die_sizes.die_size` takes it at
+    `quantile`."""
+    size = die_size(found, reader.rejects, reader.unsure, quantile)
     long = [i for i, c in enumerate(found) if not reader.rejects(c) and max(c.proposal.w, c.proposal.h)
             >= LONG * (size or min(c.proposal.w, c.proposal.h))]
     dice = [(c.proposal.cx, c.proposal.cy) for c in found if not reader.rejects(c)]
