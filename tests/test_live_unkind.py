@@ -121,6 +121,32 @@ def test_two_fingertips_coming_in_one_after_another_by_the_edge_are_no_die_leavi
     assert got[-1].rolling and not got[-1].leaving
 
 
+def test_a_hands_shadow_growing_in_from_the_edge_is_no_die_leaving():
+    # issue 34, 76008 t3: a hand of the light table's colour came in by the top edge before the
+    # throw; its shadow showed alone, free of the edge by a pixel or two, die-sized, its side by
+    # the edge creeping nearer it as the rest grew in (its centre going away from the edge):
+    # taken for a die leaving, the stack thrown then (a die short) was reported `spaz, lost`
+    rng = np.random.default_rng(6)
+
+    def lit(top=None, bottom=0, square=None):
+        out = np.full((480, 640, 3), (150, 175, 200), np.uint8)
+        if top is not None:
+            out[top:bottom, 300:340] = (100, 115, 130)
+        if square is not None:
+            x, y = square
+            out[y:y + SIDE, x:x + SIDE] = (230, 230, 230)
+        return np.clip(out + rng.normal(0, 2, out.shape), 0, 255).astype(np.uint8)
+
+    still = [lit() for _ in range(12)]
+    shadow = [lit(top, bottom) for top, bottom in ((16, 52), (12, 62), (8, 72), (8, 80))]
+    rolling = [lit(square=(200 + 8 * i, 240)) for i in range(10)]
+    got = settles(still + shadow + rolling + [lit(square=(272, 240))] * 15)
+    assert got[-1].rolling and not got[-1].leaving
+    # a die going out by that edge, its centre nearing it too, is still leaving
+    out = [lit(square=(300, y)) for y in (60, 44, 30, 18, 8)]
+    got = settles(still + out + [lit() for _ in range(15)])
+    assert got[-1].rolling and got[-1].leaving
+
 
 def test_a_hand_shrunk_to_a_die_going_out_over_a_table_of_its_colour_is_no_die_leaving():
     # the table round the tray is of the hand's colour: going out, the hand shows only over the

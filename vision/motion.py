@@ -175,7 +175,21 @@ class RestDetector:
                 and np.hypot(n[0] - last_at[0], n[1] - last_at[1]) <= reach]
         x, y, gap = min(same or near, key=lambda n: n[2], default=(0.0, 0.0, np.inf))
         self._near_at, self._near_gap = ((x, y) if near else None), gap
-        return bool(same) and gap < last_gap - 0.5
+        return bool(same) and gap < last_gap - 0.5 and last_at is not None and \
+            self._inward(last_at, (x, y))
+
+    def _inward(self, was: tuple[float, float], now: tuple[float, float]) -> bool:
+        """Whether a thing's centre went from `was` to `now` nearer the frame's edge (small
+        px): a die rolling out moves whole; a hand's shadow growing in by the edge, free of it
+        by a pixel, brings its side by the edge nearer it while its centre goes away (76008
+        t3: taken for a die leaving, a stack thrown then was reported `spaz, lost`)."""
+        assert self._size is not None  # set by the first frame
+        w, h = self._size
+
+        def gap(x: float, y: float) -> float:
+            return min(x, y, w - x, h - y)
+
+        return gap(*now) < gap(*was)
 
     def _outrunning(self, near: list[tuple[float, float, float]]) -> bool:
         """Whether one of the free things `near` the frame's edge is a free thing of the last
@@ -188,6 +202,7 @@ class RestDetector:
         track = self.config.track * (self.die_side or np.inf)
         wide = 2 * self.config.edge_reach * (self.die_side or self._size[0] / 20)
         return any(np.hypot(x - px, y - py) <= track and gap < last - 0.5 and last < wide
+                   and self._inward((px, py), (x, y))
                    for x, y, gap in near for px, py, last in self._free_last)
 
     def _tracked(self, smeared: np.ndarray, centroids: np.ndarray) -> np.ndarray:
