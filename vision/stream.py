@@ -167,9 +167,12 @@ class ThrowStream:
         self.stats.frames += 1
         self.stats.motion_s += self.clock() - start
         event = None
+        # the frames are the pictures read where no `full` is given, or one of their size is
+        # (a camera whose still is the frame: the demo's); a small stream's are not
+        here = full is None or (self.last_image is not None and frame.shape == self.last_image.shape)
         if update.moving and update.rolling:
-            self._watch(frame, full is None, t)
-        elif update.moving and full is None:
+            self._watch(frame, here, t)
+        elif update.moving and here:
             self._unrolled.append((t, frame))
         if update.moving:
             self._early.clear()

@@ -175,7 +175,13 @@ class ThrowTracker:
         # a die lying still is that die, as it was read, however a die leaning on it changed
         # its picture: it turns to another face only by rolling over an edge, a side's length
         # (a two read as a one, a cocked die covering a pip)
-        still, before_left, dice_left = self._lying_still(before, dice, size, shift)
+        # ...but not a die seen gone from where it lay once the rolling began (`stayed`
+        # False): it was picked up, and a thrown die of its face can land on its place (the
+        # demo, albany seed 7: a red six 2 px from where a red six picked up had lain)
+        taken = [b for b in before if rolled and stayed is not None and stayed(b) is False]
+        still, before_left, dice_left = self._lying_still(
+            [b for b in before if all(b is not t for t in taken)], dice, size, shift)
+        before_left += taken
         as_read = {id(new): replace(old, box=new.box, center=new.center) for old, new in still}
         dice = [as_read.get(id(d), d) for d in dice]
         still = [(old, as_read[id(new)]) for old, new in still]
