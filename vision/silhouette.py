@@ -38,6 +38,8 @@ DARK_STEP = 12.0
 PIECE_REACH = 0.4  # die sides from a die's silhouette on a dark table that a piece of it lies
 # (a black die leaning 40°: the lone pip of a one at its side's middle lies 0.32 sides past
 # its top face's edge, and the face's own rim, as dark as the floor, is not in the silhouette)
+SIDE_REACH = 0.5  # ...for the cocked test (`grain` False): a black die leaning, its side as
+# dark as the floor, shows a two's far pip 0.47 sides past its top face's edge (76019 t0)
 PIECE_AREA = 0.01  # of a die's face: a piece this large at least (a pip is about 0.03)
 PIECES_MOST = 1.5  # faces: a die and its pieces cover at most this (a leaning die 1.4)
 LIT_FLOOR = 75  # percentile of the square's border: the floor's lit part (`silhouette`'s lit_floor)
@@ -301,7 +303,7 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     die = (labels == k).astype(np.uint8)
     if dark:
         assert side is not None
-        return _with_pieces(die, raw, side, patch_bgr)
+        return _with_pieces(die, raw, side, patch_bgr, PIECE_REACH if grain else SIDE_REACH)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
@@ -334,16 +336,17 @@ def _table_lightness(grey: np.ndarray) -> float:
 
 
 def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
-                 patch_bgr: np.ndarray) -> np.ndarray | None:
+                 patch_bgr: np.ndarray, reach_sides: float = PIECE_REACH) -> np.ndarray | None:
     """The convex hull of the die's silhouette (`die`, 0/1) and the pieces of `raw` (what
-    stands out, uncleaned) within `PIECE_REACH` of it, each lighter than the floor by
+    stands out, uncleaned) within `reach_sides` of it (`PIECE_REACH`; the cocked test's
+    `SIDE_REACH`), each lighter than the floor by
     `PIECE_STEP` somewhere, unless they cover over `PIECES_MOST` (then the die's alone). On
     a black floor a dark die shows in pieces: a leaning die's side, as dark as the floor,
     shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
     corners apart from it (a black one lying flat was taken for a top face alone, narrower
     than a die). The opening that cleans the silhouette takes pip-wide
     pieces out."""
-    reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= PIECE_REACH * side
+    reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= reach_sides * side
     n, labels, stats, _ = cv2.connectedComponentsWithStats((raw > die).astype(np.uint8))
     grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
     bright = grey >= _table_lightness(grey) + PIECE_STEP
