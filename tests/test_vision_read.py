@@ -23,6 +23,10 @@ def test_missing_and_corrupt_model_files_are_named(tmp_path):
     bad.write_bytes(b"\x08\x07garbage")
     with pytest.raises(ModelError, match=r"bad\.onnx"):
         Reader(bad)
+    text = tmp_path / "notes.json"
+    text.write_text('{"not": "a model"}')
+    with pytest.raises(ModelError, match=r"notes\.json: not an ONNX model file"):
+        Reader(text)
 
 
 def test_reads_drawn_dice_on_several_tables(reader):

@@ -42,6 +42,9 @@ class DiceModel:
                 str(self.path), opts, providers=["CPUExecutionProvider"]
             )
         except Exception as exc:  # onnxruntime raises several unrelated types
+            if "INVALID_PROTOBUF" in str(exc):  # a truncated download, or not a model at all
+                raise ModelError(f"cannot load model {self.path}: not an ONNX model file "
+                                 "(corrupt, cut short, or another format)") from exc
             raise ModelError(f"cannot load model {self.path}: {exc}".splitlines()[0]) from exc
         names = {
             # inputs with a default value are listed as overridable initializers
