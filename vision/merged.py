@@ -7,6 +7,11 @@ so one sure die more or less in one view (a photo saved again as JPEG) turned 23
 Here each die is decided on its own: the reads of every view are matched by where they lie, and
 a die is kept where two views read it (or the one view that looked there), or where one reads it
 surely at the size of the still's dice. So a near tie moves a die, not the still.
+
+A view that sees dice too small to tell touching ones apart has not looked at a die touching one
+it read; a coarse view's die holding two finer views' dice is those dice; and the dice kept are
+kept apart by their own boxes, not by the median box of all views' (issue 36, round 4: the
+guard rails' touching dice on 8 MP trays, which round 3's merge lost).
 """
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from zonkcam.vision.candidates import Candidate
-from zonkcam.vision.die_sizes import one_per_die
+from zonkcam.vision.proposals import Proposal, apart
 
 Judge = Callable[[Candidate], bool]  # the reader's `rejects` or `unsure`
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1
@@ -30,8 +35,19 @@ SAME_DIE = 0.5
 LEAST = 0.7
 MOST = 1.45
 # A view that does not read a die has looked at it only where it shows this many px there: the
-# proposer finds dice from ~16 px (a 1280x960 still's 16-px dice are 8 px at 640 and unseen).
-SEEN_FROM = 10
+# proposer finds dice from ~16 px (`scales.ZOOM_BELOW`; at 10, an 8 MP tray's 320-px view, its
+# dice 14 px there, was a view against a die the 1280-px view read unsurely: pi-tray)
+SEEN_FROM = 16
+# Touching dice under this many px in a view make one ridge of heat there (`scales.FOCUS_DIE`'s
+# ~50 px: two peaks): a view that read a die touching another, seen this small, says nothing of it
+APART_FROM = 48
+# ... and a box it read as no die this many times the die's size or more, holding it, is no
+# sight of it (touching dice on an 8 MP tray, boxed as one at 640 px and read as no die)
+LONG = 1.45
+ROW = 3.0  # ... up to three dice long (a bigger box read as no die is the table's grain)
+# A die kept, this share of another's box or less, inside it, is a piece of it (a pip read as a
+# one ~a third of the die: `_one_per_die`), however far from its middle
+PIECE = 0.5
 
 
 @dataclass(frozen=True)
@@ -73,23 +89,66 @@ def merged(views: Sequence[View], rejects: Judge, unsure: Judge) -> list[Candida
             min(near, key=lambda d: _distance(d[0][0], c)).append((c, v))
         else:
             dice.append([(c, v)])
-    out = []
+    kept = []
     for die in dice:
         looked = len(die) + sum(_against(view, die[0][0], rejects) for v, view in enumerate(views)
                                 if all(u != v for _, u in die))
         if len(die) >= min(2, max(1, looked)) or any(not unsure(c) and fits(c, v) for c, v in die):
-            out.append(_voted(die, lambda c, v: not unsure(c) and fits(c, v)))
-    return one_per_die(out, rejects)  # two views' reads of one die over half a die apart
+            kept.append((die, _voted(die, lambda c, v: not unsure(c) and fits(c, v))))
+    kept = [(die, c) for die, c in kept if not _boxed_as_one(c, die, kept, fits)]
+    return _one_per_die(kept)  # two views' reads of one die over half a die apart
 
 
 def _against(view: View, c: Candidate, rejects: Judge) -> bool:
     """Whether a view that did not read `c` looked there and saw no die: it looked at it
-    (`View.looked_at`), and no die it read holds it (a die it read twice or three dice long,
-    touching dice it took for one that a finer view reads apart, says nothing of them)."""
+    (`View.looked_at`), and nothing it read holds it as a die or bigger than one (a die it read
+    twice or three dice long, touching dice it took for one, or read as no die, that a finer
+    view reads apart, says nothing of them)."""
     x, y = c.proposal.cx, c.proposal.cy
+    if any(not rejects(d) and d.proposal.size * view.scale < APART_FROM and math.hypot(
+            d.proposal.cx - x, d.proposal.cy - y) < max(d.proposal.size, c.proposal.size)
+           for d in view.found):
+        return False  # a die it read touching this one, at a size it sees touching dice as one
     return view.looked_at(c) and not any(
         abs(d.proposal.cx - x) < d.proposal.w / 2 and abs(d.proposal.cy - y) < d.proposal.h / 2
-        for d in view.found if not rejects(d))
+        and (not rejects(d) or LONG <= d.proposal.size / c.proposal.size <= ROW) for d in view.found)
+
+
+def _boxed_as_one(c: Candidate, die: Sequence[tuple[Candidate, int]],
+                  kept: Sequence[tuple[Sequence[tuple[Candidate, int]], Candidate]],
+                  fits: Callable[[Candidate, int], bool]) -> bool:
+    """Whether the die read as `c` holds two or more other dice kept, each read in a finer view
+    at its dice's size: touching dice (or a heap) that a coarse view boxed and read as one (an
+    8 MP tray's 320-px view read five ~110-px dice as one "2" 700 px across, surely, and the
+    close-up then took them for its pips). A die's pips read as dice are not at its dice's size."""
+    coarsest = max(v for _, v in die)
+    p = c.proposal
+    held = [o for other, o in kept if other is not die
+            and abs(o.proposal.cx - p.cx) < p.w / 2 and abs(o.proposal.cy - p.cy) < p.h / 2
+            and any(u < coarsest and fits(r, u) for r, u in other)]
+    return len(held) >= 2
+
+
+def _one_per_die(kept: Sequence[tuple[Sequence[tuple[Candidate, int]], Candidate]]
+                 ) -> list[Candidate]:
+    """Of two dice kept closer than `NMS_FRACTION` of the smaller's box, the one more views read
+    (then the surer proposal): views box a die at their own scales (the 320-px view up to twice
+    the focus's), so the median box of the dice kept is no measure of a die; touching dice whose
+    reads lie a die apart are two."""
+    order = sorted(kept, key=lambda k: (-len(k[0]), -k[1].proposal.score))
+    out: list[Candidate] = []
+    for _, c in order:
+        p = c.proposal
+        if all(apart(p, o.proposal, min(p.size, o.proposal.size)) and not _within(p, o.proposal)
+               and not _within(o.proposal, p) for o in out):
+            out.append(c)
+    return out
+
+
+def _within(p: Proposal, box: Proposal) -> bool:
+    """Whether `p`, `PIECE` of `box`'s size or less, lies in it: a piece of that die (a pip)."""
+    return p.size <= PIECE * box.size and abs(p.cx - box.cx) < box.w / 2 and abs(
+        p.cy - box.cy) < box.h / 2
 
 
 def _typical(found: Sequence[Candidate], rejects: Judge, unsure: Judge) -> float:
