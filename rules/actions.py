@@ -309,6 +309,33 @@ def dice_of(tokens: Sequence[str]) -> tuple[DieFace, ...]:
     return dice
 
 
+# What a SPAZ's reason says to people (the log keeps the word on the left).
+SPAZ_WORDS = {"off_table": "a die off the table", "knocked": "dice knocked", "stacked": "dice stacked",
+              "lost": "a die lost", "dropped": "a die dropped", "called": "called"}
+
+
+def describe(action: AnyAction) -> str:
+    """An action in plain words, for a person (the kiosk's undo and redo; a keep's positions
+    counted from 1): "Ann's throw 6 1",
+    "Ann's SPAZ (a die off the table)". `str` is the log's and the script's form."""
+    whose = f"{action.player}'s " if action.player else ""
+    if isinstance(action, Keep) and action.positions:
+        return f"{whose}keep (dice {', '.join(f'#{i + 1}' for i in action.positions)} of the throw)"
+    if isinstance(action, Throw | Keep):
+        return f"{whose}{action.verb} {' '.join(action.args)}"
+    if isinstance(action, Spaz):
+        reason = SPAZ_WORDS.get(action.reason, action.reason.replace("_", " "))
+        return f"{whose}SPAZ ({reason})" if reason else f"{whose}SPAZ"
+    if isinstance(action, Penalty):
+        turns = f", {action.turns} more turn{'s' if action.turns != 1 else ''} lost" if action.turns else ""
+        return f"{whose}penalty ({action.kind.replace('-', ' ')}{turns})"
+    if isinstance(action, Correct):
+        return f"the correction of action {action.target}"
+    if isinstance(action, Bank | Undo):
+        return f"{whose}{action.verb}"
+    return str(action)
+
+
 def effective(log: Sequence[AnyAction], players: Sequence[str]) -> list[tuple[int, AnyAction]]:
     """The actions that stand, as (number in the log, action), after undo and correct (X3).
 

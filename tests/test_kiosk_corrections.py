@@ -119,11 +119,11 @@ def test_after_a_rethrow_the_dice_set_aside_are_read_from_the_turn(app):
 def test_undo_says_what_it_takes_back_and_redo_puts_it_back(app):
     app.on_throw(event([1, 1, 1, 2, 3]), IMAGE)
     app.act({"action": "bank"})
-    assert app.state()["undo"] == {"label": "Dee bank"} and app.state()["redo"] is None
+    assert app.state()["undo"] == {"label": "Dee's bank"} and app.state()["redo"] is None
     answer = app.act({"action": "undo"})
-    assert answer["message"] == "took back: Dee bank" and app.game.live.player == "Dee"
-    assert app.state()["redo"] == {"label": "Dee bank"}
-    assert app.act({"action": "redo"})["message"] == "done again: Dee bank"
+    assert answer["message"] == "took back: Dee's bank" and app.game.live.player == "Dee"
+    assert app.state()["redo"] == {"label": "Dee's bank"}
+    assert app.act({"action": "redo"})["message"] == "done again: Dee's bank"
     assert app.game.players["Dee"].score == 1000 and app.state()["redo"] is None
     app.act({"action": "undo"})
     app.on_throw(event([4, 1], kept=[1, 1, 1]), IMAGE)  # a new action: nothing left to redo

@@ -16,6 +16,7 @@ from zonkcam.rules.actions import (
     Spaz,
     Throw,
     Undo,
+    describe,
     effective,
     parse_action,
 )
@@ -130,3 +131,26 @@ def test_breaking_a_straw_hat_says_so():
 
 def test_other_verbs_stay_plain_actions():
     assert parse_action("magic 2 3 3 5 5", PLAYERS) == Action("magic", None, ("2", "3", "3", "5", "5"))
+
+
+def test_an_action_in_plain_words_for_the_kiosk():
+    """The kiosk's undo and redo say what they take back in words, not in the log's form
+    ("Ann spaz off_table")."""
+    ann = ["Ann", "Bob"]
+    said = {line: describe(parse_action(line, ann)) for line in (
+        "Ann throw 6 1", "Ann keep 1 5", "Ann keep @0 @2", "Ann bank", "Ann spaz off_table",
+        "Ann spaz", "Ann foul 2", "Ann penalty dealer-spaz", "correct 7 die 2 5", "undo", "magic 2 3 3 5 5")}
+    assert said == {
+        "Ann throw 6 1": "Ann's throw 6 1",
+        "Ann keep 1 5": "Ann's keep 1 5",
+        "Ann keep @0 @2": "Ann's keep (dice #1, #3 of the throw)",
+        "Ann bank": "Ann's bank",
+        "Ann spaz off_table": "Ann's SPAZ (a die off the table)",
+        "Ann spaz": "Ann's SPAZ",
+        "Ann foul 2": "Ann's penalty (foul, 2 more turns lost)",
+        "Ann penalty dealer-spaz": "Ann's penalty (dealer spaz)",
+        "correct 7 die 2 5": "the correction of action 7",
+        "undo": "undo",
+        "magic 2 3 3 5 5": "magic 2 3 3 5 5",
+    }
+    assert all("_" not in text for text in said.values())

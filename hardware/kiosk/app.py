@@ -46,6 +46,7 @@ from zonkcam.rules.actions import (
     Spaz,
     Throw,
     Undo,
+    describe,
     effective,
 )
 from zonkcam.rules.banners import kinds_and_banners, new_hits
@@ -428,10 +429,10 @@ class TableApp:
     def undo_label(self) -> str | None:
         """What undo would take back (the last action that stands), or None."""
         standing = effective(self.game.log, self.game.setup.players)
-        return str(standing[-1][1]) if standing else None
+        return describe(standing[-1][1]) if standing else None
 
     def redo_label(self) -> str | None:
-        return str(self.redo_stack[-1]) if self.redo_stack else None
+        return describe(self.redo_stack[-1]) if self.redo_stack else None
 
     def health(self) -> dict[str, Any]:
         """/healthz: the camera's state and the age of its last frame sent to the page (so to

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from zonkcam.hardware.kiosk.rolloff import RollOff, RollOffError
 from zonkcam.hardware.kiosk.umpire import Unread
 from zonkcam.hardware.kiosk.web import Refused
-from zonkcam.rules.actions import Action, Bank, Correct, Penalty, Throw, Undo, effective
+from zonkcam.rules.actions import Action, Bank, Correct, Penalty, Throw, Undo, describe, effective
 from zonkcam.rules.dice import DieFace, set_color
 from zonkcam.rules.game import Game, GameSetup
 from zonkcam.rules.ruleset import Ruleset, load_variant
@@ -76,7 +76,7 @@ def _undo(app: TableApp, action: dict[str, Any]) -> str:
     app.live.hits = {}  # the hits to take were the undone action's
     if app.shown is not None and app.shown.key == str(seq):
         app.shown = None  # the throw on the page no longer stands
-    return f"took back: {undone}"
+    return f"took back: {describe(undone)}"
 
 
 def _redo(app: TableApp, action: dict[str, Any]) -> str:
@@ -85,7 +85,7 @@ def _redo(app: TableApp, action: dict[str, Any]) -> str:
     redone = app.redo_stack[-1]
     app.record(redone.stamped(None), redo=True)
     app.redo_stack.pop()
-    return f"done again: {redone}"
+    return f"done again: {describe(redone)}"
 
 
 def _new_game(app: TableApp, action: dict[str, Any]) -> str:
