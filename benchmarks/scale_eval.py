@@ -3,7 +3,7 @@ die filling the picture.
 
     python benchmarks/scale_eval.py [--split tune|heldout|audited] [--limit N] [--seed S]
                                     [--proxies as-is,phone,tiny,touching,close-up]
-                                    [--proxies pi-tray,pi-drawn] [--compare]
+                                    [--proxies pi-tray,pi-drawn] [--compare] [--merged]
 
 Proxies made from rune55's photo groups (tune on `tune`, report `heldout`, or `audited`: the
 held-out photos whose labels were audited by eye, where illegible dice are pasted with the others
@@ -25,7 +25,8 @@ and not counted either way, so that the figures measure the reader rather than r
 - `pi-drawn` (not in the default set): the same stills with dice drawn by `vision.sim.drawn`.
 
 Prints precision / recall / value accuracy / exact-image rate, the read time and the median of
-read ÷ decode (each picture's JPEG decoded in the same run) per proxy; `--compare`: also for the
+read ÷ decode (each picture's JPEG decoded in the same run) per proxy (`--merged`: with a big
+still's views merged die by die, `Reader.merged_views`); `--compare`: also for the
 reader without touching dice parted (`vision.touching`), on the same pictures.
 Needs ../shared/datasets/rune55 (or ZONKCAM_DATASETS).
 """
@@ -242,6 +243,8 @@ def main() -> int:
     ap.add_argument("--compare", action="store_true",
                     help="also read each picture without touching dice parted (`vision.touching`, "
                          "issue 36 round 3): rows 'PROXY, unparted'")
+    ap.add_argument("--merged", action="store_true", help="a big still's views merged die by die "
+                    "(`Reader.merged_views`, `vision.merged`; off by default)")
     args = ap.parse_args()
     root = datasets_root() / "rune55"
     if not (root / "groups.csv").is_file():
@@ -254,6 +257,7 @@ def main() -> int:
     touching_rng = np.random.default_rng(args.seed + 1)  # the other proxies' pictures as before
     pi_rng = np.random.default_rng(args.seed + 2)
     reader = Reader(args.model)
+    reader.merged_views = args.merged
     proxies = args.proxies.split(",")
     unknown = set(proxies) - {"as-is", *PASTED, "touching", "close-up", "pi-tray", "pi-drawn"}
     if unknown:
@@ -265,6 +269,7 @@ def main() -> int:
     if args.compare:
         unparted = Reader(args.model)
         unparted.part_touching = False
+        unparted.merged_views = args.merged
         readers.append((", unparted", unparted))
         tallies.update({p + ", unparted": Tally() for p in proxies})
     progress = Progress(len(items), "scale_eval", unit="photo")

@@ -188,3 +188,23 @@ def test_a_merged_stills_die_size_is_a_size_read_not_one_between_two():
     the two least, 103 px, a pair boxed as one 150 px long was no longer searched for two)."""
     found = [read(200 * k, 500, side) for k, side in enumerate((90, 107, 126, 253, 333))]
     assert die_size(found, rejects, unsure, MERGED_QUANTILE) == 90
+
+
+def test_scale_eval_reads_merged_with_its_flag(monkeypatch, capsys):
+    """`scale_eval.py --merged` reads its pictures with the views merged (the guard rails of
+    the merge, without a wrapper); skipped without rune55."""
+    scale_eval = benchmark_scripts.load("scale_eval")
+    if not (scale_eval.datasets_root() / "rune55" / "groups.csv").is_file():
+        pytest.skip("needs ../shared/datasets/rune55")
+    seen: list[bool] = []
+
+    class Recording(Reader):
+        def read(self, image, table=None, size=None):
+            seen.append(self.merged_views)
+            return super().read(image, table, size)
+
+    monkeypatch.setattr(scale_eval, "Reader", Recording)
+    monkeypatch.setattr("sys.argv", ["scale_eval", "--split", "audited", "--limit", "1",
+                                     "--proxies", "tiny", "--merged"])
+    assert scale_eval.main() == 0
+    assert seen and all(seen)
