@@ -87,7 +87,7 @@ def test_undo_names_what_it_takes_back_and_redo_restores_it(browser, kiosk):
     app.on_throw(event([1, 1, 1, 2, 3]), IMAGE)
     page.wait_for_function("() => document.querySelector('#bank-label').textContent.includes('1000')")
     page.click("#bank")
-    page.wait_for_function("() => document.querySelector('#undo').textContent.includes('Dee bank')")
+    page.wait_for_function("() => document.querySelector('#undo').textContent.includes(\"Dee's bank\")")
     page.click("#undo")
     page.wait_for_function("() => document.querySelector('#redo')?.disabled === false")
     assert lines(db)[-1] == "undo" and app.game.current == "Dee"
