@@ -148,6 +148,37 @@ def test_a_hands_shadow_growing_in_from_the_edge_is_no_die_leaving():
     assert got[-1].rolling and got[-1].leaving
 
 
+def test_before_the_dice_are_sized_a_die_leaving_is_followed_from_near_where_it_was():
+    # issue 34 round 22 (77008 t0, the game's first throw, the dice's size not yet known): a
+    # die bouncing into the bottom edge's reach was taken for another die 28 small px away
+    # come nearer the edge (`track` unbounded), so a die leaving; the stack thrown then was
+    # measured by colour alone and missed (`spaz, lost`)
+    rng = np.random.default_rng(7)
+
+    def two(a, b=None):
+        return frame(rng, square=a) if b is None else _with(frame(rng, square=a), b)
+
+    def _with(image, corner):
+        x, y = corner
+        cv2.rectangle(image, (x, y), (x + SIDE, y + SIDE), (230, 230, 230), -1)
+        return image
+
+    det = RestDetector(MotionConfig(settle_s=0.3))  # no die side told
+    still = [frame(rng) for _ in range(12)]
+    rolling = [two((400 + 8 * i, 360)) for i in range(6)]
+    landed = [two((448 + 6 * i, 360), (200, 410)) for i in range(3)]
+    frames = still + rolling + landed + [two((460, 360), (200, 410))] * 15
+    ups = [det.update(f, i / FPS) for i, f in enumerate(frames)]
+    got = [u for u in ups if u.settled]
+    assert got[-1].rolling and not got[-1].leaving
+    # a die going out by the edge, followed frame to frame, is still leaving
+    det = RestDetector(MotionConfig(settle_s=0.3))
+    out = [frame(rng, square=(300, y)) for y in (60, 44, 30, 18, 8)]
+    ups = [det.update(f, i / FPS) for i, f in enumerate(still + out + still + still)]
+    got = [u for u in ups if u.settled]
+    assert got[-1].rolling and got[-1].leaving
+
+
 def test_a_hand_shrunk_to_a_die_going_out_over_a_table_of_its_colour_is_no_die_leaving():
     # the table round the tray is of the hand's colour: going out, the hand shows only over the
     # tray, a die's size by the edge, never joined to it (seeds 63012 and 63016)

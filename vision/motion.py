@@ -170,7 +170,7 @@ class RestDetector:
         `track` die sides, and nearer the edge by half a pixel: one die leaving, not two
         things each in one frame (a hand's fingertips coming in one after another)."""
         last_at, last_gap = self._near_at, self._near_gap
-        reach = self.config.track * (self.die_side or np.inf)
+        reach = self.config.track * self._side()
         same = [n for n in near if last_at is not None
                 and np.hypot(n[0] - last_at[0], n[1] - last_at[1]) <= reach]
         x, y, gap = min(same or near, key=lambda n: n[2], default=(0.0, 0.0, np.inf))
@@ -191,6 +191,14 @@ class RestDetector:
 
         return gap(*now) < gap(*was)
 
+    def _side(self) -> float:
+        """The dice's side (small px), or a twentieth of the frame's width before a settle has
+        sized them: a die leaving is followed from where it was a frame before, never from a
+        die far off (77008 t0, the game's first throw: a die bouncing into the edge's reach
+        was taken for one 28 small px away come nearer, a stack thrown then `spaz, lost`)."""
+        assert self._size is not None  # set by the first frame
+        return self.die_side or self._size[0] / 20
+
     def _outrunning(self, near: list[tuple[float, float, float]]) -> bool:
         """Whether one of the free things `near` the frame's edge is a free thing of the last
         frame, moved no more than `track` die sides, that came nearer the edge by half a pixel
@@ -199,8 +207,8 @@ class RestDetector:
         the reach 12.8; then out of the picture). Dice rest that near the picture's edge only
         off the table."""
         assert self._size is not None  # set by the first frame
-        track = self.config.track * (self.die_side or np.inf)
-        wide = 2 * self.config.edge_reach * (self.die_side or self._size[0] / 20)
+        track = self.config.track * self._side()
+        wide = 2 * self.config.edge_reach * self._side()
         return any(np.hypot(x - px, y - py) <= track and gap < last - 0.5 and last < wide
                    and self._inward((px, py), (x, y))
                    for x, y, gap in near for px, py, last in self._free_last)
@@ -300,7 +308,7 @@ class RestDetector:
                 k = 2 * round(c.hand_gap * side) + 1
                 near_hand = cv2.dilate(hand[labels].astype(np.uint8), np.ones((k, k), np.uint8))
                 free &= np.bincount(labels[near_hand > 0], minlength=n) == 0
-        reach = c.edge_reach * (side or labels.shape[1] / 20)
+        reach = c.edge_reach * self._side()
         tracked = free | self._tracked(smeared, centroids)
         cx, cy = centroids[tracked].T
         # how far its side nearest the frame's edge lies from it: a die rolling out moves that
