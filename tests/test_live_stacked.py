@@ -359,3 +359,23 @@ def test_a_die_measured_large_by_colour_alone_on_a_dark_tray_is_no_stack(side, b
     assert len(seen) == 5
     marked = mark_stacked(image, [die(d.x + ox, d.y + oy, d.value) for d in seen], side, 1, False)
     assert [m.status for m in marked] == ["ok"] * 5
+
+
+@pytest.mark.parametrize("off", [0.7, 0.8])
+def test_a_stack_whose_sliver_shows_in_lit_pieces_is_measured_whole(off):
+    # issue 34 round 22 (77008 t2, a false SPAZ): a white three on a die in its shadow, the
+    # die below as dark as the black floor but for its lit pips, pieces apart from the top
+    # die; with them the stack covered 1.5 faces, over the cocked test's cap for a die and
+    # its pieces (1.5): measured as the top die alone, 1.13, no stack. A stack covers up to
+    # 1.9 faces
+    from test_live_dark_tray import dark_tray
+
+    image = dark_tray(320, 200)
+    put(image, 60, 60, 10)
+    put(image, 60, 150, 40)
+    put(image, 260, 100, 70)
+    put(image, 160, 100 + off * SIDE, 30, body=40, shade=0.6)
+    put(image, 160, 100, 15, scale=1.05)
+    dice = [die(60, 60), die(160, 100, 3), die(260, 100, 4), die(60, 150, 2)]
+    marked = mark_stacked(image, dice, SIDE, 1, none_left=True)
+    assert [d.status for d in marked] == ["ok", "stacked", "ok", "ok"]

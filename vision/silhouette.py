@@ -98,7 +98,7 @@ class Silhouette:
 def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                others: Sequence[tuple[float, float]] = (), window: float = WINDOW,
                sides: bool = False, lighter: bool = False, grain: bool = True,
-               lit_floor: bool = False) -> Silhouette | None:
+               lit_floor: bool = False, most: float = PIECES_MOST) -> Silhouette | None:
     """What stands out from the table at `center` (a die of `side` px), cut off where it is
     nearer one of the `others` (centres of the other dice) than this one; None when it merges
     with the wall or the table (it reaches the edge of the square `window` die sides across).
@@ -113,7 +113,8 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     to tell a die merged with it, far larger than a stack, from a stack). `lit_floor`: with
     `lighter`, lighter than the floor's lit part (`LIT_FLOOR`), not its median: a die by a
     tray's wall has its shaded strip along two sides of the square, and the floor round the
-    die, lit, stood out in grain that ringed a die lying flat (taken for a stack, 71018 t1)."""
+    die, lit, stood out in grain that ringed a die lying flat (taken for a stack, 71018 t1).
+    `most`: faces a die and its pieces cover at most (`_with_pieces`)."""
     patch, k = _window(image_bgr, center, side, window)
     cx, cy = center
     # a die on top of this one, or this one read twice, is not a neighbour to cut off
@@ -121,7 +122,7 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
     contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side, grain=grain,
-                       lit_floor=lit_floor)
+                       lit_floor=lit_floor, most=most)
     if contour is None:
         contour = _outline(patch, near, two_tables=True, sides=sides)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
@@ -279,8 +280,8 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
              two_tables: bool = False, sides: bool = False, lighter: bool = False,
-             side: float | None = None, grain: bool = True, lit_floor: bool = False
-             ) -> np.ndarray | None:
+             side: float | None = None, grain: bool = True, lit_floor: bool = False,
+             most: float = PIECES_MOST) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`. `side`: a die's side
@@ -303,7 +304,7 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     die = (labels == k).astype(np.uint8)
     if dark:
         assert side is not None
-        return _with_pieces(die, raw, side, patch_bgr, PIECE_REACH if grain else SIDE_REACH)
+        return _with_pieces(die, raw, side, patch_bgr, PIECE_REACH if grain else SIDE_REACH, most)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
@@ -336,11 +337,12 @@ def _table_lightness(grey: np.ndarray) -> float:
 
 
 def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
-                 patch_bgr: np.ndarray, reach_sides: float = PIECE_REACH) -> np.ndarray | None:
+                 patch_bgr: np.ndarray, reach_sides: float = PIECE_REACH,
+                 most: float = PIECES_MOST) -> np.ndarray | None:
     """The convex hull of the die's silhouette (`die`, 0/1) and the pieces of `raw` (what
     stands out, uncleaned) within `reach_sides` of it (`PIECE_REACH`; the cocked test's
     `SIDE_REACH`), each lighter than the floor by
-    `PIECE_STEP` somewhere, unless they cover over `PIECES_MOST` (then the die's alone). On
+    `PIECE_STEP` somewhere, unless they cover over `most` faces (then the die's alone). On
     a black floor a dark die shows in pieces: a leaning die's side, as dark as the floor,
     shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
     corners apart from it (a black one lying flat was taken for a top face alone, narrower
@@ -361,7 +363,7 @@ def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
             continue  # a wall, the table beyond: not the die's
         keep |= piece
     hull = cv2.convexHull(cv2.findNonZero(keep.astype(np.uint8)))
-    if cv2.contourArea(hull) > PIECES_MOST * side * side:
+    if cv2.contourArea(hull) > most * side * side:
         # the floor's lighter grain, not pieces of a die (a white one by the wall, where the
         # floor is lighter than its shaded strip, looked cocked)
         hull = cv2.convexHull(cv2.findNonZero(die))
