@@ -206,3 +206,33 @@ def test_a_dark_die_lying_flat_is_still_flat(body):
     for value, angle in ((1, 0), (2, 27), (3, 45), (5, 63), (6, 81)):
         image = sim.render(0, Frame([SimDie(value, None, x, y, angle, "ok")]))
         assert not looks_cocked(image, (x, y), sim.size)
+
+
+@pytest.mark.parametrize(("at", "angle"), [((-26, -22), 188), ((-26, -22), 200),
+                                           ((-24, -22), 188), ((-20, -24), 188)])
+def test_a_kept_die_a_thrown_die_leans_on_and_the_reader_misses_is_still_there(at, angle):
+    # issue 34 round 22 (77005 t2, a false SPAZ): a grey three thrown came to lean on a kept
+    # white two, its corner over the two's face; the reader missed the two and read the three
+    # flat (the two and it one silhouette to the cocked test). The two's face where it lay
+    # changed only where the three's box covers it: the two is still there, and the three,
+    # cut off from it, is cocked
+    sim = Simulation(unkind(SimConfig(seed=77005, throws=1)), crops=_faces(200, 40, 3, 110, 230))
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    kept = SimDie(2, None, x, y, 1, "ok")
+    leaning = SimDie(3, None, x + at[0], y + at[1], angle, "cocked", side=2)
+    before = sim.render(0, Frame([kept]))
+    alone = cv2.absdiff(sim.render(0, Frame([leaning])), sim.render(0, Frame([])))
+    bx, by, bw, bh = cv2.boundingRect((alone.max(axis=2) > 30).astype(np.uint8))
+    read = Die(3, "grey", 0.98, 0.8, (bx, by, bx + bw, by + bh), (bx + bw / 2, by + bh / 2),
+               8.0, "ok")
+    old = Die(2, "white", 0.99, 0.8, (round(x) - 17, round(y) - 17, round(x) + 17, round(y) + 17),
+              (x, y), -1.0, "ok")
+    stream = ThrowStream(_ReadsAOne(), dice_count=6)
+    stream._side, stream._settled = float(s), (before, [old])
+    out = stream._in_place([read], sim.render(0, Frame([kept, leaning])))
+    assert [(d.value, d.status) for d in out] == [(None, "cocked"), (2, "ok")]
+    assert any(d is old for d in out)
+    # the two picked up: gone, and the three as read
+    out = stream._in_place([read], sim.render(0, Frame([leaning])))
+    assert [(d.value, d.status) for d in out] == [(3, "ok")]

@@ -44,7 +44,7 @@ from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings, widened
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
-from zonkcam.vision.unchanged import Look, face_unchanged, uncovered, where_it_lay
+from zonkcam.vision.unchanged import Look, face_unchanged, face_uncovered, uncovered, where_it_lay
 
 UNMOVED = 0.95  # correlation of a kept die's picture where it lay, then and now, at least
 UNMOVED_SHIFT = 2.0  # px it is best found off where it lay, less
@@ -465,7 +465,9 @@ class ThrowStream:
         - a die read where none was is not new: the recognizer missed it then, or reads part
           of a die as one now (a pip of a two as a one), and it is left out, as it was then;
         - a die of the last settle not read now is still there: the recognizer missed it this
-          time (a red die on green felt is about the felt's grey), and it keeps its reading.
+          time (a red die on green felt is about the felt's grey), and it keeps its reading;
+          what the dice read cover of its face is left out (`face_uncovered`), and a die read
+          anew beside it, whose silhouette merged with it, is tested for cocked again.
         """
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
@@ -487,5 +489,8 @@ class ThrowStream:
                 out.append(d)
             elif (same := near(d, before)) is not None and all(same is not o for o in out):
                 out.append(same)
-        out += [b for b in before if near(b, dice) is None and still(b)]
-        return sorted(out, key=reading_order)
+        kept = [b for b in before if near(b, dice) is None and
+                face_uncovered(before_image, image, b.center, size, dice)]
+        marked = cocked_beside(out, kept, image, size)  # 77005 t2: a die leaning on it
+        out = [d if any(d is b for b in before) else m for d, m in zip(out, marked, strict=True)]
+        return sorted(out + kept, key=reading_order)
