@@ -236,3 +236,26 @@ def test_a_kept_die_a_thrown_die_leans_on_and_the_reader_misses_is_still_there(a
     # the two picked up: gone, and the three as read
     out = stream._in_place([read], sim.render(0, Frame([leaning])))
     assert [(d.value, d.status) for d in out] == [(3, "ok")]
+
+
+@pytest.mark.parametrize("angle", [0, 30, 60, 178])
+def test_a_black_die_leaning_its_rim_as_dark_as_the_floor_is_cocked(angle):
+    # issue 34 round 22 (77019 t7): a black two leaning 40°, the rims of its face as dark as
+    # the floor, stood out narrower than a die (0.85 of its side); its top face measured 0.90
+    # of that width (0.75 of the side), and the quorum read it flat
+    import math
+
+    from zonkcam.vision.cocked import looks_cocked
+    from zonkcam.vision.sim.scene import _draw_face
+
+    crops = {}
+    for v in range(1, 7):
+        face = _draw_face(152, v, (80,) * 3, (200,) * 3)
+        face[:, :8] = face[:, -8:] = 30  # the rims across the lean
+        crops[v] = [face]
+    sim = Simulation(unkind(SimConfig(seed=77019, throws=1)), crops=crops)
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    image = sim.render(0, Frame([SimDie(2, None, x, y, angle, "cocked", side=5)]))
+    turn = math.radians(angle)  # read at its top face, up the lean from the drawing's middle
+    assert looks_cocked(image, (x + 0.3 * s * math.sin(turn), y - 0.3 * s * math.cos(turn)), s)

@@ -167,7 +167,12 @@ def _ratio(rows_bgr: np.ndarray, level: np.ndarray, width: float, length: float,
     if top is not None and top < ALL_FACE * len(level):
         if length < SIDE_SEEN * side and length < SIDE_ASPECT * width:
             return None  # a shaded face (a real die's photo darkens to its edge), no side
-        return None if _another_colour(rows_bgr, level, top) else top / width
+        # a black die's rim, as dark as the floor, is left out of its silhouette: one
+        # narrower than a die and longer (a top face and its side) has its top face measured
+        # against the die's side (77019 t7: 0.90 of its width, 0.75 of the side, as a 40° lean
+        # makes it); a flat die one long, its face darkening to one edge, against its width
+        across = max(width, side) if length >= SIDE_SEEN * side else width
+        return None if _another_colour(rows_bgr, level, top) else top / across
     # No side seen: where it merges with the table, the top face shows alone, one die side
     # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
     if length <= FACE_LONG * side:
