@@ -178,6 +178,24 @@ def test_a_proposal_at_the_middle_scale_tells_one_big_die_from_two():
     assert kept == halves
 
 
+@pytest.mark.parametrize("seed", [1032, 1037])
+def test_dice_side_by_side_under_a_close_ups_die_stay_dice(reader, seed):
+    """A 640x480 table of six dice ~55 px (`teach_eval.drawn_photos`' tables, unpainted): the
+    first look boxes a few 100-116 px, a tenth of the picture, so the close-up looks, and reads
+    one "die" ~280 px across over three of them (1037: a two at 0.93 over a five, a one and a
+    two). The 160-px view reads each of those surely; before, the close-up's die took their
+    place (1037: four dice read, three right; 1032: five, four right)."""
+    rng = np.random.default_rng(seed)
+    kind = str(rng.choice(["felt", "wood", "paper"]))
+    image, drawn = render_scene(rng, 640, 480, n=6, kind=kind,
+                                colors=("white", "red", "blue", "black"))
+    dice = reader.read(image).dice
+    assert len(dice) == len(drawn)
+    for d in drawn:
+        assert any(math.hypot(r.center[0] - d.cx, r.center[1] - d.cy) < d.size / 2
+                   and r.value == d.value for r in dice), d
+
+
 def touching_pairs(seed: int, sides: tuple[float, float] = (100, 140)
                    ) -> tuple[np.ndarray, list[DrawnDie]]:
     """An 8 MP dark tray of seven dice `sides` px across (100-140): two pairs touching (1.04

@@ -228,9 +228,11 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
     centred inside it, where those are its pips. A proposal at `MIDDLE_SIDE` px (`middle()`,
     made once, where a close-up's die is big enough to take any place) decides first: one die
     read surely there, about the close-up's size, is one die (and boxed better: the close-up's
-    box can leave a pip out), unless `found` read it whole too. Without that, the close-up's
-    die is kept where what lies inside it is not the same die read at both scales, nor one die
-    read surely, nor dice side by side, nor a tray of dice."""
+    box can leave a pip out), unless `found` read it whole too; two or more read surely there
+    inside its box, one neither a one nor its value, are dice side by side, which stay as
+    `found` read them. Without that, the close-up's die is kept where what lies inside it is
+    not the same die read at both scales, nor one die read surely, nor dice side by side, nor
+    a tray of dice."""
     dropped: set[int] = set()
     out = list(found)
     mid: Sequence[Candidate] | None = None
@@ -240,6 +242,9 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
             continue  # not surely a die, or a heap of dice seen small
         mid = middle() if mid is None else mid
         seen = [c for c in mid if not rejects(c) and not unsure(c) and _within(c.proposal, b)]
+        if len(seen) > 1 and other_values(big, seen, unsure):
+            continue  # dice side by side, read apart where the close-up saw one die (its pips
+            # read there are ones, or of its value: a small crop's two read as a one and a two)
         # one die of the close-up's value there, if smaller: its box is off, its read is not
         agrees = len(seen) == 1 and seen[0].value == big.value
         if len(seen) == 1 and seen[0].proposal.size >= SAME_DIE * b.size:
