@@ -15,9 +15,11 @@ recall .61). This draws the same table, bowl, cloth and dice looks, but each die
   illegible: read or not, it counts neither way (as the audited rune55 labels do).
 
 Prints precision / recall / value accuracy / exact-image rate, recall by how the die lies,
-side faces read as dice or as the value, and the read time.
+side faces read as dice or as the value (`--sides`: split by whether the die is legible, and
+against chance), and the read time.
 
-    .venv/bin/python benchmarks/phone_heap.py [--count 20] [--seed 1] [--model FILE] [--save DIR] [--merged]
+    .venv/bin/python benchmarks/phone_heap.py [--count 20] [--seed 1] [--model FILE] [--save DIR]
+                                              [--merged] [--sides]
 
 Seed 1 is for tuning; keep others fresh and report them once.
 """
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.vision.dice import Die
 from zonkcam.vision.evaluate import Tally, match
 from zonkcam.vision.read import Reader
 from zonkcam.vision.sim.colour_dice import DieLook, draw_look, lit
@@ -256,6 +259,23 @@ def _figures(s: dict) -> str:
             f"exact {s['exact_image_rate']}")
 
 
+def side_reads(extra: list[Die], pairs: list[tuple[Die, Seen]], seen: list[Seen]) -> np.ndarray:
+    """Of one photo's reading: the dice matched to no label (`extra`) lying on a die's side
+    face, not its top; of those, the ones on a legible die's (a phantom; on an illegible die's
+    side it counts neither way); the dice matched (`pairs`: die, the `Seen` it matched) read
+    at a value of one of its sides, not its own; all read at a wrong value; and how many of
+    those would be a side's by chance (a wrong value is one of five others)."""
+    def on_side(d: Die, s: Seen) -> bool:
+        return any(_on(p, d.center) for _, p in s.sides) and not _on(s.top, d.center)
+    misread = [s for d, s in pairs if d.value not in (None, s.value)]
+    return np.array([
+        sum(1 for d in extra if any(on_side(d, s) for s in seen)),
+        sum(1 for d in extra if any(s.readable and on_side(d, s) for s in seen)),
+        sum(1 for d, s in pairs if d.value not in (None, s.value) and d.value in {v for v, _ in s.sides}),
+        len(misread),
+        sum(len({v for v, _ in s.sides}) / 5 for s in misread)])
+
+
 def _on(poly: np.ndarray, point: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), point, False) >= 0
 
@@ -270,6 +290,9 @@ def main() -> int:
                     "dice labelled) and misses.txt")
     ap.add_argument("--again", type=int, metavar="QUALITY", help="read each photo again, saved once "
                     "more as JPEG at QUALITY: how stable the reads are")
+    ap.add_argument("--sides", action="store_true", help="the side faces read as dice split into "
+                    "those of legible dice (phantoms) and of illegible ones (counted neither way), and "
+                    "the sides' values read for the top against what wrong values would give by chance")
     ap.add_argument("--merged", action="store_true", help="a big still's views merged die by die "
                     "(`Reader.merged_views`, vision/merged.py), not the one view reading most dice surely")
     a = ap.parse_args()
@@ -282,7 +305,8 @@ def main() -> int:
     rng = np.random.default_rng(a.seed)
     tally, again, changed = Tally(), Tally(), 0
     by_pose = {p: [0, 0] for p in POSES}  # readable dice, found
-    side_dice = side_values = illegible = 0
+    illegible = 0
+    sides = np.zeros(5)  # `side_reads`, summed
     notes = []
     if a.save:
         (a.save / "images").mkdir(parents=True, exist_ok=True)
@@ -306,10 +330,7 @@ def main() -> int:
             by_pose[s.pose][1] += not free[j]
         matched = {id(d) for d, _ in pairs}
         extra = [d for d in reading.dice if id(d) not in matched]
-        side_dice += sum(1 for d in extra if any(
-            _on(p, d.center) and not _on(s.top, d.center) for s in seen for _, p in s.sides))
-        side_values += sum(1 for d, j in pairs if d.value not in (None, legible[j].value)
-                           and d.value in {v for v, _ in legible[j].sides})
+        sides += side_reads(extra, [(d, legible[j]) for d, j in pairs], seen)
         missed = [f"{s.pose} {s.value} at {tuple(round(v) for v in s.box[:2])}"
                   for j, s in enumerate(legible) if free[j]]
         notes.append(f"heap{k:03d}.jpg ({look}): {len(legible)} readable, {len(seen) - len(legible)} "
@@ -326,7 +347,12 @@ def main() -> int:
           f"({illegible} illegible, counted neither way), {s['predictions']} reported")
     print(f"{_figures(s)}  read ms median {s['read_ms_median']}")
     print("recall by pose: " + ", ".join(f"{p} {f}/{n}" for p, (n, f) in by_pose.items()))
-    print(f"side faces read as dice {side_dice}, a side's value read for the top {side_values}")
+    side_dice, of_legible, side_values, wrong, by_chance = sides
+    print(f"side faces read as dice {side_dice:.0f}, a side's value read for the top {side_values:.0f}")
+    if a.sides:
+        print(f"side faces read as dice: of legible dice {of_legible:.0f}, of illegible ones (counted "
+              f"neither way) {side_dice - of_legible:.0f}; values read wrong {wrong:.0f}, a side's "
+              f"{side_values:.0f} (by chance {by_chance:.1f})")
     if a.again:
         print(f"saved again at quality {a.again}: {changed} of {a.count} photos read other dice; "
               f"{_figures(again.summary())}")

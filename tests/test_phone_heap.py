@@ -30,3 +30,23 @@ def test_each_die_is_a_cube_apart_from_the_others_its_up_face_labelled():
         readable += len(rows)
         assert ((rows[:, 1:3] > 0) & (rows[:, 1:3] < 1)).all() and set(rows[:, 0]) <= set(range(1, 7))
     assert readable > 10
+
+
+def test_side_faces_read_as_dice_are_split_by_whether_the_die_is_legible():
+    """`--sides`: a read on a legible die's side (its top read too) is a phantom; one on an
+    illegible die's side counts neither way; a side's value read for the top is set against
+    what wrong values give by chance (sides / 5 each)."""
+    from zonkcam.vision.dice import Die
+    heap = benchmark_scripts.load("phone_heap")
+
+    def square(x0, y0, side=10.0):
+        return np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], float)
+
+    def die(x, y, value):
+        return Die(value, None, 0.9, 0.9, (0, 0, 1, 1), (x, y), 0.0)
+
+    legible = heap.Seen(5, "leaning", (0, 0, 10, 16), square(0, 0), [(1, square(0, 10, 6))], True)
+    leaning = heap.Seen(2, "leaning", (40, 0, 50, 16), square(40, 0), [(4, square(40, 10, 6))], False)
+    extra = [die(3, 13, 1), die(43, 13, 4), die(100, 100, 3)]  # two sides and a phantom elsewhere
+    pairs = [(die(5, 5, 1), legible)]  # the top read at its side's value
+    assert heap.side_reads(extra, pairs, [legible, leaning]).tolist() == [2, 1, 1, 1, 0.2]
