@@ -157,30 +157,3 @@ def test_a_die_read_at_its_top_is_told_from_one_read_at_its_side():
     assert read_at_top(image, Proposal(600, 420, SIDE, SIDE, 0.9), SIDE, [(600, 420)])
     flat = table([(5, 600, 450)])
     assert read_at_top(flat, Proposal(600, 450, SIDE, SIDE, 0.9), SIDE, [(600, 450)])
-
-
-def test_a_die_boxed_long_is_not_parted_where_the_dice_measure_longer_than_their_least_box(reader):
-    """phone_heap seed 1 (heap001): the still's least box read surely (`die_sizes.die_size`) is
-    a die boxed at its pips, ~0.7 of a die, so a die alone boxed 1.3 dice long is `LONG` of
-    that and its outline measures 1.4 of it: `parted` read a six as two threes, a four as two
-    twos. The dice read surely measure as long by their outlines (`outline_scale`), so it is one
-    die. Drawn: four blue 110-px dice on wood, a one 76 px, a four boxed 150 px (before: two
-    twos)."""
-    from zonkcam.vision.colors import white_balance_gains
-    from zonkcam.vision.sim.drawn import DrawnDie, draw_die
-    from zonkcam.vision.touching import parted
-
-    rng = np.random.default_rng(1)
-    image = background(rng, 1600, 1200, "wood")
-    dice = [DrawnDie(int(rng.integers(1, 7)), "blue", x, y, 110, float(rng.uniform(0, 30)))
-            for x, y in ((300, 300), (800, 300), (1300, 300), (300, 800))]
-    dice += [DrawnDie(4, "blue", 800, 800, 110, 10.0), DrawnDie(1, "blue", 1300, 800, 76, 0.0)]
-    for d in dice:
-        draw_die(image, d)
-    boxes = [Proposal(d.cx, d.cy, 110, 110, 0.9) for d in dice[:4]]
-    boxes += [Proposal(800, 800, 150, 150, 0.9), Proposal(1300, 800, 76, 76, 0.9)]
-    found = reader._read_proposals(image, boxes, [white_balance_gains(image)] * 6, None)
-    assert [c.value for c in found][4:] == [4, 1]
-    there = [c.value for c in parted(reader, image, found) if not reader.rejects(c)
-             and math.dist((c.proposal.cx, c.proposal.cy), (800, 800)) < 55]
-    assert there == [4]

@@ -118,15 +118,14 @@ def places(p: Proposal, size: float) -> list[tuple[float, float]]:
 
 
 def one_die(image: np.ndarray, p: Proposal, size: float | None,
-            dice: list[tuple[float, float]], scale: float = 1.0) -> bool:
+            dice: list[tuple[float, float]]) -> bool:
     """Whether what stands out from the table at the long box `p` (cut off halfway to the other
     `dice`, centres) is a die `size` px across alone: its least rectangle `SHORTEST` to `EXTENT`
-    times `scale` dice long (a die's outline on this still, `outline_scale`). False where
-    nothing is measured (no size, or no clear outline: `outline_length`)."""
+    dice long. False where nothing is measured (no size, or no clear outline: `outline_length`)."""
     if size is None:
         return False
     found = outline_length(image, (p.cx, p.cy), size, [d for d in dice if d != (p.cx, p.cy)])
-    return found is not None and SHORTEST * scale <= found < EXTENT * scale
+    return found is not None and SHORTEST <= found < EXTENT
 
 
 def two_long(image: np.ndarray, p: Proposal, size: float, dice: list[tuple[float, float]]) -> bool:
@@ -186,20 +185,18 @@ def sure_size(found: list[Candidate], rejects: Judge, unsure: Judge) -> float | 
 
 
 def outline_scale(image: np.ndarray, found: list[Candidate], size: float, rejects: Judge,
-                  unsure: Judge, alone: bool = False) -> float:
+                  unsure: Judge) -> float:
     """How many dice `size` px across a die alone measures by its outline on this still: the
     median of the outlines (`outline`) of the dice read surely, from `TYPICAL_FROM` measured,
     else 1. The proposer boxes a phone still's dice 0.9 to 1.4 times their side, so a die's
     outline is measured against those of the still's own dice, not against their boxes
     (phone_bowl seed 3: a median 0.54-1.06 of the boxes' median by still, within a still
-    mostly within 0.1 of it: a die read twice there measured 0.69, one die all the same).
-    `alone`: of the outlines `SQUARE` or squarer only (a die touching another outlines with it:
-    on a tray of touching pairs the median measured 1.6 dice)."""
+    mostly within 0.1 of it: a die read twice there measured 0.69, one die all the same)."""
     dice = [c for c in found if not rejects(c)]
     centres = [(c.proposal.cx, c.proposal.cy) for c in dice]
     lengths = [piece.length for c, centre in zip(dice, centres, strict=True) if not unsure(c)
                and (piece := outline(image, centre, size, [o for o in centres if o != centre]))
-               is not None and (not alone or piece.square >= SQUARE)]
+               is not None]
     return float(np.median(lengths)) if len(lengths) >= TYPICAL_FROM else 1.0
 
 
@@ -306,11 +303,7 @@ def parted(reader: CropReader, image: np.ndarray, found: list[Candidate], quanti
     long = [i for i, c in enumerate(found) if not reader.rejects(c) and max(c.proposal.w, c.proposal.h)
             >= LONG * (size or min(c.proposal.w, c.proposal.h))]
     dice = [(c.proposal.cx, c.proposal.cy) for c in found if not reader.rejects(c)]
-    # where the dice read surely measure longer than `size` by their outlines (a heap's least
-    # box is a die boxed at its pips), a die alone measures as long (a six parted into two threes)
-    scale = max(1.0, outline_scale(image, found, size, reader.rejects, reader.unsure, alone=True)) \
-        if long and size is not None else 1.0
-    long = [i for i in long if not one_die(image, found[i].proposal, size, dice, scale)]
+    long = [i for i in long if not one_die(image, found[i].proposal, size, dice)]
     if not long:
         return found
     looks: list[tuple[int, Proposal]] = []
