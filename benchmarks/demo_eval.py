@@ -19,6 +19,7 @@ from pathlib import Path
 from zonkcam.hardware.kiosk.demo import play_offline
 from zonkcam.models.registry import Registry
 from zonkcam.rules.ruleset import RulesetError, load_variant
+from zonkcam.vision.model import DiceModel, ModelError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,8 +36,10 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     model = args.model or Registry().active_path()
-    if not model.is_file():
-        print(f"no model at {model}", file=sys.stderr)
+    try:
+        DiceModel(model)  # a missing or broken file is named here, not in a traceback mid-game
+    except ModelError as exc:
+        print(exc, file=sys.stderr)
         return 2
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as root:
