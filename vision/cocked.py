@@ -36,6 +36,11 @@ FACE_LONG = 1.15  # die sides: a top face showing alone is at most this long
 ALL_FACE = 0.9  # of the silhouette's length: a bright run this long is a face with no side
 MORE_COLOUR = 15.0  # Lab chroma: a side this much more colourful than its face is not its side
 HUE_TURN = 45.0  # degrees of hue between a coloured face and a side of another colour
+# of the top face's Lab lightness (its lower quartile): a side is at least this lit (the
+# face's colour in shadow, 0.6 of it as drawn; a black die's side as dark as the floor 0.55);
+# the floor a lamp lights past a white die lying flat, joined to its shaded edge, is under
+# 0.3 of its face (78015 t4)
+SIDE_DARKEST = 0.4
 # a top face with its side beside it is at least this many die sides long (cos + sin of a
 # lean of 10° is 1.16), or this much longer than wide (1.37 at 30°, the least lean told:
 # `SHORT_TOP`); a die lying flat, its shadow with it, is neither, however its face is shaded
@@ -184,13 +189,18 @@ def _another_colour(rows_bgr: np.ndarray, level: np.ndarray, top: int) -> bool:
     """Whether the darker part of a long silhouette (`rows_bgr`, long axis down the rows;
     `level`: its grey along them; `top`: the brighter part's rows, at either end) is of
     another colour than the brighter part, so not its side: a side is the top face's colour
-    in shadow, no more colourful, not grey when the face is coloured, and of about its hue (a
-    black die touching a red die's side is not leaning)."""
+    in shadow, lit `SIDE_DARKEST` of it at least, no more colourful, not grey when the face
+    is coloured, and of about its hue (a black die touching a red die's side is not leaning)."""
     n = len(level)
     first = level[:top].mean() >= level[n - top:].mean()
-    lab = cv2.cvtColor(rows_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)[..., 1:] - 128
+    lab = cv2.cvtColor(rows_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 1:] -= 128
     face, rest = (lab[:top], lab[top:]) if first else (lab[n - top:], lab[:n - top])
-    f, s = (np.median(part.reshape(-1, 2), axis=0) for part in (face, rest))
+    # the face's lower quartile: a dark die's white pips can fill most of its rows
+    lit, shade = float(np.percentile(face[..., 0], 25)), float(np.median(rest[..., 0]))
+    if shade < SIDE_DARKEST * lit:
+        return True
+    f, s = (np.median(part[..., 1:].reshape(-1, 2), axis=0) for part in (face, rest))
     fc, sc = float(np.hypot(*f)), float(np.hypot(*s))
     if sc > fc + MORE_COLOUR or (fc > 2 * MORE_COLOUR and sc < fc / 3):
         return True
