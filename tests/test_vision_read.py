@@ -349,7 +349,8 @@ def test_the_close_up_reads_only_dice_big_enough_to_be_whole(reader, monkeypatch
     """Two dice a quarter of a 400-px picture each: the close-up (the picture shrunk onto a
     canvas) proposes both at ~0.25 of the picture, under the `CLOSE_UP_LEAST` a die must be to
     take others' places (`scales.whole_die`), so it reads neither: each read was a classifier
-    batch and a second look, ~4 ms of a rune55 picture's read. The dice read as before."""
+    batch and a second look, ~4 ms of a rune55 picture's read. The dice read as before. (Two
+    dice read surely no longer ask for the close-up at all: `scales.pips_may_be`.)"""
     from zonkcam.vision import scales
     from zonkcam.vision.sim.drawn import DrawnDie, background, draw_die
 
@@ -358,12 +359,11 @@ def test_the_close_up_reads_only_dice_big_enough_to_be_whole(reader, monkeypatch
     draw_die(image, DrawnDie(3, "red", 280, 260, 100, 20))
     proposed, _ = reader._proposals_at(image, scales.CLOSE_UP_SIDE, scales.CLOSE_UP_CANVAS)
     assert proposed and all(p.size < scales.CLOSE_UP_LEAST * 400 for p in proposed)
-    found = reader._zoomed(image, None)
-    assert scales.wants_close_up(found, 400, reader.proposer_side, reader.rejects)
     crops: list[int] = []
     classify = reader.model.classify
     monkeypatch.setattr(reader.model, "classify", lambda c: crops.append(len(c)) or classify(c))
-    assert reader._close_up(image, found, None) == found
+    assert reader._candidates_at(image, scales.CLOSE_UP_SIDE, None, canvas=scales.CLOSE_UP_CANVAS,
+                                 least=scales.CLOSE_UP_LEAST * 400) == []
     assert crops == []
     monkeypatch.undo()
     assert sorted(d.value for d in reader.read(image).dice) == [2, 3]

@@ -8,6 +8,7 @@ import math
 import cv2
 import numpy as np
 import pytest
+from zonkcam.vision import scales
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal
 from zonkcam.vision.read import Reader
@@ -77,6 +78,39 @@ def test_the_middle_view_reads_a_small_crop_the_close_up_reads_no_die_in(reader)
     two 53 px across in 65, boxed at half its size)."""
     image = cv2.resize(close_up(1, 40, "felt", "red", 200), (66, 66), interpolation=cv2.INTER_AREA)
     assert [d.value for d in reader.read(image).dice] == [1]
+
+
+def canvases_proposed(reader, monkeypatch) -> list[int]:
+    """The canvases (`Reader._proposals_at`'s) of the proposals a reader makes from now on."""
+    canvases: list[int] = []
+    proposals_at = reader._proposals_at
+    monkeypatch.setattr(reader, "_proposals_at", lambda image, side, canvas=1: (
+        canvases.append(canvas), proposals_at(image, side, canvas))[1])
+    return canvases
+
+
+@pytest.mark.parametrize("seed", [0, 2, 4])
+def test_a_table_of_dice_read_surely_gets_no_close_up(reader, monkeypatch, seed):
+    """A 640x640 table of three dice 150 px across (as rune55's photos: dice a quarter to a half
+    of the picture), each read surely at the first look: they are dice, not one die's pips, so
+    the picture is not read again shrunk onto a canvas (`scales.pips_may_be`; on rune55's
+    640-px photos the close-up cost ~6 ms of a 17-ms read and changed only boxes). Before: the
+    close-up was made on each."""
+    image, drawn = render_scene(np.random.default_rng(seed), 640, 640, n=3, size=150, kind="felt")
+    canvases = canvases_proposed(reader, monkeypatch)
+    assert sorted(d.value for d in reader.read(image).dice) == sorted(d.value for d in drawn)
+    assert scales.CLOSE_UP_CANVAS not in canvases
+
+
+@pytest.mark.parametrize(("value", "kind", "color"), [(4, "wood", "white"), (6, "paper", "red"),
+                                                       (3, "dark", "blue")])
+def test_a_die_filling_half_a_640_px_picture_is_still_read_close_up(reader, monkeypatch, value,
+                                                                   kind, color):
+    """The gate's other side: one die 320 px across in a 640-px picture, whose pips the first
+    look reads unsurely as dice (a four's as four fours), is read whole close up."""
+    canvases = canvases_proposed(reader, monkeypatch)
+    assert [d.value for d in reader.read(close_up(value, 20, kind, color, 640, 0.5)).dice] == [value]
+    assert scales.CLOSE_UP_CANVAS in canvases
 
 
 def test_small_dice_in_a_big_picture_are_found(reader):

@@ -262,11 +262,12 @@ class Reader(CropReader):
     def _close_up(self, image: np.ndarray, found: list[Candidate], size: float | None
                   ) -> list[Candidate]:
         """`found`, with the dice a proposal of the picture shrunk onto a plain canvas reads
-        whole in place of their pips, where the dice read are large in the picture or the
-        picture is smaller than the proposer's view (`scales.wants_close_up`)."""
+        whole in place of their pips, where the dice read are large in the picture and could
+        be one die's pips, or the picture is smaller than the proposer's view
+        (`scales.wants_close_up`)."""
         long_side = max(image.shape[:2])
         if size is not None or not scales.wants_close_up(found, long_side, self.proposer_side,
-                                                         self.rejects):
+                                                         self.rejects, self.unsure):
             return found  # a caller that knows the dice's size (a live table) needs none
         # only a die of `CLOSE_UP_LEAST` of the picture can take others' places
         # (`scales.whole_die`): the close-up's smaller proposals are not read (~4 ms a picture)

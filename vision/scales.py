@@ -158,16 +158,29 @@ def how_well(found: Sequence[Candidate], side: int, rejects: Judge, unsure: Judg
 
 
 def wants_close_up(found: Sequence[Candidate], long_side: int, proposer_side: int,
-                   rejects: Judge) -> bool:
+                   rejects: Judge, unsure: Judge) -> bool:
     """Whether the dice read are large in the picture (or none were read in a small one), or
     the picture is smaller than the proposer's view: blown up to it, a die filling the picture
     is beyond the sizes the proposer finds, and a speck of a pip can be the only "die" read
     (rune55's ~40-px dice cut ~60 px: a pip 2-4 px across read as a one, under
-    `CLOSE_UP_FROM` of the picture, and the close-up never looked)."""
+    `CLOSE_UP_FROM` of the picture, and the close-up never looked). In a picture the
+    proposer's size or larger, only where what was read could be a big die's pips (`pips_may_be`)."""
     sizes = [c.proposal.size for c in found if not rejects(c)]
+    if long_side < proposer_side:
+        return True
     if not sizes:
         return long_side <= 2 * proposer_side
-    return max(sizes) >= CLOSE_UP_FROM * long_side or long_side < proposer_side
+    return max(sizes) >= CLOSE_UP_FROM * long_side and pips_may_be(found, rejects, unsure)
+
+
+def pips_may_be(found: Sequence[Candidate], rejects: Judge, unsure: Judge) -> bool:
+    """Whether the dice read in a picture the proposer's size or larger could be the pips or
+    part of one die filling much of it: one die read, or any read unsurely. The proposer, seeing
+    a die 0.3-0.8 of a 640-px picture, proposes its pips, read unsurely or as no die, or the
+    die alone; two or more dice read surely are dice (rune55's 640-px photos: 321 of 399, where
+    the close-up read their dice again at ~6 ms a picture and changed only boxes)."""
+    dice = [c for c in found if not rejects(c)]
+    return len(dice) < 2 or any(unsure(c) for c in dice)
 
 
 def focus(found: Sequence[Candidate], width: int, height: int, side: int, rejects: Judge,
