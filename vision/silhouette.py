@@ -121,10 +121,11 @@ def silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     near = [((ox - cx) * k, (oy - cy) * k) for ox, oy in others
             if STACKED * side < math.hypot(ox - cx, oy - cy) < window * side]
     # against the felt alone, a die across the table's edge merges with the frame beyond it
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)  # once for every step below
     contour = _outline(patch, near, sides=sides, lighter=lighter, side=k * side, grain=grain,
-                       lit_floor=lit_floor, most=most)
+                       lit_floor=lit_floor, most=most, lab=lab)
     if contour is None:
-        contour = _outline(patch, near, two_tables=True, sides=sides)
+        contour = _outline(patch, near, two_tables=True, sides=sides, lab=lab)
     return None if contour is None else Silhouette(patch, contour, k * side, center, k)
 
 
@@ -191,9 +192,13 @@ def _cleaned(mask: np.ndarray) -> np.ndarray:
 
 def _standing_out(patch_bgr: np.ndarray, others: list[tuple[float, float]],
                   two_tables: bool = False, sides: bool = False, lighter: bool = False,
-                  grain: bool = True, lit_floor: bool = False) -> np.ndarray:
-    """`_foreground`'s mask (0/1) before it is cleaned, pip-wide pieces and all."""
-    lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+                  grain: bool = True, lit_floor: bool = False,
+                  lab8: np.ndarray | None = None) -> np.ndarray:
+    """`_foreground`'s mask (0/1) before it is cleaned, pip-wide pieces and all. `lab8`: the
+    patch in 8-bit Lab, if already converted."""
+    if lab8 is None:
+        lab8 = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
     ring = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
                            lab[:, :2].reshape(-1, 3), lab[:, -2:].reshape(-1, 3)])
     table = np.median(ring, axis=0)
@@ -227,14 +232,13 @@ def _lighter_within(lightness: np.ndarray, table: float, mask: np.ndarray,
     n, labels = cv2.connectedComponents(extra)
     if n <= 1:
         return extra.astype(bool)
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     keep = np.ones(n, bool)
     if not grain:  # lighter by `PIECE_STEP` over 3x3 pixels at least: no speck of noise
         bright = cv2.morphologyEx((lightness >= table + PIECE_STEP).astype(np.uint8),
                                   cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         keep[:] = False
-        keep[np.unique(labels[bright > 0])] = True
-    keep[edge] = False
+        keep[labels[bright > 0]] = True
+    keep[_border(labels)] = False
     keep[0] = False
     return keep[labels]
 
@@ -281,17 +285,21 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
              two_tables: bool = False, sides: bool = False, lighter: bool = False,
              side: float | None = None, grain: bool = True, lit_floor: bool = False,
-             most: float = PIECES_MOST) -> np.ndarray | None:
+             most: float = PIECES_MOST, lab: np.ndarray | None = None) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`. `side`: a die's side
     in patch pixels; with `lighter` on a dark table, the outline is the hull of the die's
-    pieces (`_with_pieces`)."""
-    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain, lit_floor)
+    pieces (`_with_pieces`). `lab`: the patch in 8-bit Lab, if already converted."""
+    if lab is None:
+        lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)
+    raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain, lit_floor, lab)
     c = PATCH // 2
-    dark = lighter and side is not None and on_dark_table(patch_bgr)
+    grey = lab[..., 0]
+    floor = _table_lightness(grey) if lighter and side is not None else np.inf
+    dark = floor < DARK_TABLE
     if dark:
-        raw[_lit_beyond(patch_bgr) > 0] = 0
+        raw[_lit_beyond(patch_bgr, grey, floor) > 0] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0
@@ -304,21 +312,27 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     die = (labels == k).astype(np.uint8)
     if dark:
         assert side is not None
-        return _with_pieces(die, raw, side, patch_bgr, PIECE_REACH if grain else SIDE_REACH, most)
+        return _with_pieces(die, raw, side, patch_bgr, PIECE_REACH if grain else SIDE_REACH, most,
+                            (grey, floor))
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
 
-def _lit_beyond(patch_bgr: np.ndarray) -> np.ndarray:
+def _lit_beyond(patch_bgr: np.ndarray, grey: np.ndarray | None = None,
+                floor: float | None = None) -> np.ndarray:
     """Mask (0/1) of what is lighter than a dark table (`DARK_STEP`) in pieces apart from the
     one at the patch's centre that reach its border: a tray's rim or lit wall, or the table
     round it, whose colour stands out too. Closed onto a die flush against it across the
-    dark seam between them, a strip of it made a flat die long (75011 t2, called cocked)."""
-    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-    n, labels = cv2.connectedComponents((grey > _table_lightness(grey) + DARK_STEP).astype(np.uint8))
+    dark seam between them, a strip of it made a flat die long (75011 t2, called cocked).
+    `grey`, `floor`: the patch's Lab lightness and its border's median, if known."""
+    if grey is None:
+        grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    if floor is None:
+        floor = _table_lightness(grey)
+    n, labels = cv2.connectedComponents((grey > floor + DARK_STEP).astype(np.uint8))
     c = PATCH // 2
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    beyond = np.isin(np.arange(n), edge)
+    beyond = np.zeros(n, bool)
+    beyond[_border(labels)] = True
     beyond[0] = False
     beyond[np.unique(labels[c - 4:c + 4, c - 4:c + 4])] = False
     return beyond[labels].astype(np.uint8)
@@ -327,6 +341,11 @@ def _lit_beyond(patch_bgr: np.ndarray) -> np.ndarray:
 def on_dark_table(patch_bgr: np.ndarray) -> bool:
     """Whether the patch's border (the table) is under `DARK_TABLE` in Lab lightness."""
     return _table_lightness(cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]) < DARK_TABLE
+
+
+def _border(labels: np.ndarray) -> np.ndarray:
+    """The labels along the patch's border (with repeats)."""
+    return np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
 
 
 def _table_lightness(grey: np.ndarray) -> float:
@@ -338,7 +357,8 @@ def _table_lightness(grey: np.ndarray) -> float:
 
 def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
                  patch_bgr: np.ndarray, reach_sides: float = PIECE_REACH,
-                 most: float = PIECES_MOST) -> np.ndarray | None:
+                 most: float = PIECES_MOST,
+                 lightness: tuple[np.ndarray, float] | None = None) -> np.ndarray | None:
     """The convex hull of the die's silhouette (`die`, 0/1) and the pieces of `raw` (what
     stands out, uncleaned) within `reach_sides` of it (`PIECE_REACH`; the cocked test's
     `SIDE_REACH`), each lighter than the floor by
@@ -347,21 +367,25 @@ def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
     shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
     corners apart from it (a black one lying flat was taken for a top face alone, narrower
     than a die). The opening that cleans the silhouette takes pip-wide
-    pieces out."""
+    pieces out. `lightness`: the patch's Lab lightness and its border's median, if known."""
     reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= reach_sides * side
     n, labels, stats, _ = cv2.connectedComponentsWithStats((raw > die).astype(np.uint8))
-    grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-    bright = grey >= _table_lightness(grey) + PIECE_STEP
-    keep = die.astype(bool)
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        piece = labels == i
-        if area < PIECE_AREA * side * side or not (piece & reach).any() or \
-                not (piece & bright).any():
-            continue
-        if x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
-            continue  # a wall, the table beyond: not the die's
-        keep |= piece
+    if lightness is None:
+        grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+        lightness = grey, _table_lightness(grey)
+    grey, floor = lightness
+    bright = grey >= floor + PIECE_STEP
+    # each piece's tests at once: within reach, lighter somewhere, large, off the border (a
+    # wall, the table beyond: not the die's)
+    pieces = np.zeros(n, bool)
+    pieces[labels[reach]] = True
+    lit = np.zeros(n, bool)
+    lit[labels[bright]] = True
+    x, y, w, h, area = (stats[:, k] for k in range(5))
+    pieces &= lit & (area >= PIECE_AREA * side * side) & (x > 0) & (y > 0) & \
+        (x + w < PATCH) & (y + h < PATCH)
+    pieces[0] = False
+    keep = die.astype(bool) | pieces[labels]
     hull = cv2.convexHull(cv2.findNonZero(keep.astype(np.uint8)))
     if cv2.contourArea(hull) > most * side * side:
         # the floor's lighter grain, not pieces of a die (a white one by the wall, where the
