@@ -37,9 +37,10 @@ ALL_FACE = 0.9  # of the silhouette's length: a bright run this long is a face w
 MORE_COLOUR = 15.0  # Lab chroma: a side this much more colourful than its face is not its side
 HUE_TURN = 45.0  # degrees of hue between a coloured face and a side of another colour
 # of the top face's Lab lightness (its lower quartile): a side is at least this lit (the
-# face's colour in shadow, 0.6 of it as drawn; a black die's side as dark as the floor 0.55);
-# the floor a lamp lights past a white die lying flat, joined to its shaded edge, is under
-# 0.3 of its face (78015 t4)
+# face's colour in shadow: rune55 faces drawn leaning 0.61 at least; drawn grey dice 0.57-0.62,
+# a black die's side of the floor's grey 0.5, a dark die whose white pips fill its face, on
+# felt, 0.40); the floor a lamp lights past a white die lying flat, joined to its shaded
+# edge, is 0.29-0.31 of its face (78015 t4)
 SIDE_DARKEST = 0.4
 # a top face with its side beside it is at least this many die sides long (cos + sin of a
 # lean of 10° is 1.16), or this much longer than wide (1.37 at 30°, the least lean told:
