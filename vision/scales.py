@@ -178,7 +178,8 @@ def pips_may_be(found: Sequence[Candidate], rejects: Judge, unsure: Judge) -> bo
     part of one die filling much of it: one die read, or any read unsurely. The proposer, seeing
     a die 0.3-0.8 of a 640-px picture, proposes its pips, read unsurely or as no die, or the
     die alone; two or more dice read surely are dice (rune55's 640-px photos: 321 of 399, where
-    the close-up read their dice again at ~6 ms a picture and changed only boxes)."""
+    the close-up read their dice again at ~6 ms a picture, changed boxes, and once took three
+    dice for one)."""
     dice = [c for c in found if not rejects(c)]
     return len(dice) < 2 or any(unsure(c) for c in dice)
 
