@@ -2,13 +2,19 @@
 ivory, white and yellow apart; translucent dice; never a colour outside the set."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from zonkcam.vision.colors import (
     DEFAULT_RGB,
     SIX,
+    WB_SIDE,
     DiceSet,
     DiceSetError,
+    _column_medians,
+    _quantile,
     body_lab,
     rgb_to_lab,
+    thumbnail,
     white_balance_gains,
 )
 from zonkcam.vision.faces import patch_at
@@ -123,3 +129,28 @@ def test_eval_breaks_down_by_colour_where_labels_have_colours(tmp_path):
         evaluate.load_colors(tmp_path / "headless.csv")
     with pytest.raises(ValueError, match="cannot read colour labels"):
         evaluate.load_colors(tmp_path / "missing.csv")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 700), st.floats(0, 1), st.integers(0, 2**32 - 1))
+def test_the_fast_medians_and_quantile_are_numpys(n, q, seed):
+    """The body's medians and its share's cut-off, by partitions, are numpy's to the bit."""
+    rng = np.random.default_rng(seed)
+    labs = rng.uniform(0, 255, (n, 3)).astype(np.float32)
+    labs[rng.random(n) < 0.3] = labs[0]  # ties, as flat faces have
+    assert np.array_equal(_column_medians(labs), np.median(labs, axis=0))
+    assert _quantile(labs[:, 0], q) == np.quantile(labs[:, 0], q)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_white_balance_takes_the_brightest_hundredth_as_before(seed):
+    """The gains found by counting the channels' sums are those of a partition of them."""
+    rng = np.random.default_rng(seed)
+    h, w = rng.integers(3, 500, 2)
+    img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    img[: h // 3] = rng.integers(180, 256, 3, dtype=np.uint8)  # a lit patch: many equal sums
+    px = thumbnail(img, WB_SIDE).reshape(-1, 3).astype(np.float32)
+    lum = px[:, 0] + px[:, 1] + px[:, 2]
+    k = int(0.99 * (len(lum) - 1))
+    top = px[lum >= np.partition(lum, k)[k]].mean(0) + 1.0
+    assert np.array_equal(white_balance_gains(img), np.clip(top.max() / top, 0.8, 1.25))
