@@ -71,6 +71,7 @@ class DiceModel:
             raise ModelError(f"{self.path}: its metadata is not a dice model's ({exc})") from None
         if not (1 <= self.stride <= 64 and 8 <= self.crop <= 256):
             raise ModelError(f"{self.path}: stride {self.stride} or crop {self.crop} out of range")
+        self._no_crops: np.ndarray | None = np.zeros((0, 1, self.crop, self.crop), np.float32)
 
     def check(self) -> None:
         """Run both nets once on blank input and check what they give back, so a model that
@@ -87,7 +88,16 @@ class DiceModel:
 
     def propose(self, grey01: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Centre heatmap (gh, gw) and geometry (4, gh, gw) for a float image in 0..1."""
-        heat, geometry = self.session.run(["heat", "geometry"], {"image": grey01[None, None]})
+        feed = {"image": grey01[None, None]}
+        # onnxruntime runs the whole graph whatever is asked for: left to its default, the
+        # classifier reads a crop each time (a 320-px proposal 3.8 -> 2.9 ms given none)
+        if self._no_crops is not None:
+            try:
+                heat, geometry = self.session.run(["heat", "geometry"], feed | {"crops": self._no_crops})
+                return heat[0, 0], geometry[0]
+            except Exception:  # a model whose classifier cannot take an empty batch
+                self._no_crops = None
+        heat, geometry = self.session.run(["heat", "geometry"], feed)
         return heat[0, 0], geometry[0]
 
     def classify(self, crops01: np.ndarray) -> np.ndarray:
