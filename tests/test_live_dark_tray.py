@@ -122,7 +122,11 @@ def test_the_floors_lighter_grain_beside_a_die_is_no_piece_of_it():
     # of its grain stood out by lightness beside the die, and with them the die was long,
     # its top face short: cocked. Pieces of a die (a pip, a lit corner) are far lighter.
     from zonkcam.vision.faces import PATCH
-    from zonkcam.vision.silhouette import _with_pieces
+    from zonkcam.vision.silhouette import _table_lightness, _with_pieces
+
+    def pieces(patch):
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[..., 0]
+        return _with_pieces(die_mask, raw, side, grey, _table_lightness(grey))
 
     patch = np.full((PATCH, PATCH, 3), 40, np.uint8)
     side = 26.0
@@ -133,10 +137,10 @@ def test_the_floors_lighter_grain_beside_a_die_is_no_piece_of_it():
     for y, x in ((10, 20), (10, 30), (12, 40), (50, 22), (50, 34)):  # specks 3 by 3
         raw[y:y + 3, x:x + 3] = 1
         patch[y:y + 3, x:x + 3] = 56  # 16 lighter than the floor
-    hull = _with_pieces(die_mask, raw, side, patch)
+    hull = pieces(patch)
     assert cv2.contourArea(hull) == pytest.approx(25 * 25, rel=0.05)
     patch[10:13, 20:23] = 150  # a pip of a leaning die's side: a piece of the die
-    assert cv2.contourArea(_with_pieces(die_mask, raw, side, patch)) > 27 * 25
+    assert cv2.contourArea(pieces(patch)) > 27 * 25
 
 
 def test_a_flat_die_by_floor_a_lamp_lights_more_than_round_it_is_not_cocked():

@@ -285,21 +285,19 @@ def _face_colour(lab: np.ndarray, offset: tuple[float, float]) -> np.ndarray | N
 def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
              two_tables: bool = False, sides: bool = False, lighter: bool = False,
              side: float | None = None, grain: bool = True, lit_floor: bool = False,
-             most: float = PIECES_MOST, lab: np.ndarray | None = None) -> np.ndarray | None:
+             most: float = PIECES_MOST, *, lab: np.ndarray) -> np.ndarray | None:
     """Contour of what stands out from the table at the centre of the patch, nearer its centre
     than the `others` (offsets from it, patch pixels), or None when it reaches the patch's
     border (it is not one die alone). `two_tables`: as for `_foreground`. `side`: a die's side
     in patch pixels; with `lighter` on a dark table, the outline is the hull of the die's
-    pieces (`_with_pieces`). `lab`: the patch in 8-bit Lab, if already converted."""
-    if lab is None:
-        lab = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)
+    pieces (`_with_pieces`). `lab`: the patch in 8-bit Lab."""
     raw = _standing_out(patch_bgr, others, two_tables, sides, lighter, grain, lit_floor, lab)
     c = PATCH // 2
     grey = lab[..., 0]
     floor = _table_lightness(grey) if lighter and side is not None else np.inf
     dark = floor < DARK_TABLE
     if dark:
-        raw[_lit_beyond(patch_bgr, grey, floor) > 0] = 0
+        raw[_lit_beyond(grey, floor) > 0] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(_cleaned(raw))
     centre = np.bincount(labels[c - 4:c + 4, c - 4:c + 4].ravel(), minlength=n)
     centre[0] = 0
@@ -312,23 +310,17 @@ def _outline(patch_bgr: np.ndarray, others: list[tuple[float, float]],
     die = (labels == k).astype(np.uint8)
     if dark:
         assert side is not None
-        return _with_pieces(die, raw, side, patch_bgr, PIECE_REACH if grain else SIDE_REACH, most,
-                            (grey, floor))
+        return _with_pieces(die, raw, side, grey, floor, PIECE_REACH if grain else SIDE_REACH, most)
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
 
-def _lit_beyond(patch_bgr: np.ndarray, grey: np.ndarray | None = None,
-                floor: float | None = None) -> np.ndarray:
+def _lit_beyond(grey: np.ndarray, floor: float) -> np.ndarray:
     """Mask (0/1) of what is lighter than a dark table (`DARK_STEP`) in pieces apart from the
     one at the patch's centre that reach its border: a tray's rim or lit wall, or the table
     round it, whose colour stands out too. Closed onto a die flush against it across the
     dark seam between them, a strip of it made a flat die long (75011 t2, called cocked).
-    `grey`, `floor`: the patch's Lab lightness and its border's median, if known."""
-    if grey is None:
-        grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-    if floor is None:
-        floor = _table_lightness(grey)
+    `grey`, `floor`: the patch's Lab lightness and its border's median."""
     n, labels = cv2.connectedComponents((grey > floor + DARK_STEP).astype(np.uint8))
     c = PATCH // 2
     beyond = np.zeros(n, bool)
@@ -355,10 +347,8 @@ def _table_lightness(grey: np.ndarray) -> float:
     return float(np.median(ring))
 
 
-def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
-                 patch_bgr: np.ndarray, reach_sides: float = PIECE_REACH,
-                 most: float = PIECES_MOST,
-                 lightness: tuple[np.ndarray, float] | None = None) -> np.ndarray | None:
+def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float, grey: np.ndarray, floor: float,
+                 reach_sides: float = PIECE_REACH, most: float = PIECES_MOST) -> np.ndarray | None:
     """The convex hull of the die's silhouette (`die`, 0/1) and the pieces of `raw` (what
     stands out, uncleaned) within `reach_sides` of it (`PIECE_REACH`; the cocked test's
     `SIDE_REACH`), each lighter than the floor by
@@ -367,13 +357,9 @@ def _with_pieces(die: np.ndarray, raw: np.ndarray, side: float,
     shows its pips alone; a real die's face darkening to one edge leaves its lighter rounded
     corners apart from it (a black one lying flat was taken for a top face alone, narrower
     than a die). The opening that cleans the silhouette takes pip-wide
-    pieces out. `lightness`: the patch's Lab lightness and its border's median, if known."""
+    pieces out. `grey`, `floor`: the patch's Lab lightness and its border's median."""
     reach = cv2.distanceTransform(1 - die, cv2.DIST_L2, 3) <= reach_sides * side
     n, labels, stats, _ = cv2.connectedComponentsWithStats((raw > die).astype(np.uint8))
-    if lightness is None:
-        grey = cv2.cvtColor(patch_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-        lightness = grey, _table_lightness(grey)
-    grey, floor = lightness
     bright = grey >= floor + PIECE_STEP
     # each piece's tests at once: within reach, lighter somewhere, large, off the border (a
     # wall, the table beyond: not the die's)
