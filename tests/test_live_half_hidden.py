@@ -156,6 +156,29 @@ def test_the_sliver_of_a_die_under_a_stack_is_no_die_leaning_when_dice_are_short
     assert [(d.value, d.status) for d in stream._with_missed([top], image)] == [(4, "ok")]
 
 
+@pytest.mark.parametrize(("under", "turn", "top_turn", "read_off"),
+                         [((-12, -7), 84, 37, (2, 1)), ((-10, -9), 84, 30, (3, 2)),
+                          ((-10, -9), 70, 30, (2, 1))])
+def test_the_sliver_under_a_stack_whose_top_die_was_called_cocked_is_no_die_of_its_own(
+        under, turn, top_turn, read_off):
+    # issue 34 round 24 (79009 t0): a white five on a three, 0.4 sides off it; the quorum
+    # called the five cocked. A die short, the three's sliver was a changed spot 0.7 sides
+    # from it: cut off from the spot the five was square, so it lay flat (`flat_apart`), and
+    # the spot was taken for a die of its own, cocked; no die was missing for the stack test
+    sim = Simulation(unkind(SimConfig(seed=79009, throws=1)), crops=_faces(200, 40))
+    s = sim.size
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    image = sim.render(0, Frame([SimDie(3, None, x + under[0], y + under[1], turn, "under"),
+                                 SimDie(5, None, x, y, top_turn, "stacked", scale=1.1)]))
+    stream = ThrowStream(_ReadsAOne(), dice_count=2)
+    stream._settled, stream._side, stream._rolled = (sim.render(0, Frame([])), []), float(s), True
+    tx, ty = x + read_off[0], y + read_off[1]
+    top = Die(None, "white", 1.0, 0.8, (round(tx) - 29, round(ty) - 29, round(tx) + 29,
+                                         round(ty) + 29), (tx, ty), float(top_turn), "cocked")
+    stream._cocked_values = {top.center: 5}  # read before the cocked test took it
+    assert [(d.value, d.status) for d in stream._with_missed([top], image)] == [(5, "ok")]
+
+
 @pytest.mark.parametrize(("angle", "side_shown"), [(7, 1), (35, 1), (49, 1)])
 def test_a_die_read_cocked_in_a_picture_of_the_quorum_and_dropped_is_cocked_at_its_spot(
         angle, side_shown):

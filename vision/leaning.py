@@ -162,6 +162,10 @@ def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side:
             if flat is None:
                 continue  # the spot is the cocked die's side
             dice[leaning] = flat
+            # under `TWICE` from it, with a die short, the sliver of a die under it: a stack
+            # whose top die was called cocked (79009 t0), as under a die read whole (74018 t6)
+            if short and gaps[leaning] < TWICE:
+                continue
         # a die read cocked in a picture of the quorum, which the vote dropped, lies at the
         # spot: the cocked test at the change's centre, its shadow with it, can miss it (75014
         # t6: 1.25 at the spot, 0.61-0.72 at most points 2 px round it, with the model reader)
