@@ -94,6 +94,18 @@ class StreamStats:
         }
 
 
+def _called_cocked(dice: list[Die], quorum: list[list[Die]], side: float) -> set[int]:
+    """The indices of `dice` read flat that the `quorum` called cocked in most of its pictures
+    (within half a side of them)."""
+    def called(d: Die) -> bool:
+        votes = sum(any(o.status == "cocked" and
+                        np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < side / 2
+                        for o in reading) for reading in quorum)
+        return 2 * votes > len(quorum)
+
+    return {i for i, d in enumerate(dice) if d.status in ("ok", "unreadable") and called(d)}
+
+
 def _wide(d: Die) -> int:
     """A die's box's longer side, in px."""
     return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
@@ -387,7 +399,8 @@ class ThrowStream:
             # settle (`_in_place`) was judged then: between a pick-up and a throw dice are
             # missing from the count, and a die by a dark tray's shaded wall passed for a stack
             if self._rolled:
-                marked = mark_stacked(image, dice, die_size(dice), missing, not self._left)
+                marked = mark_stacked(image, dice, die_size(dice), missing, not self._left,
+                                      _called_cocked(dice, quorum, self._side or die_size(dice)))
                 dice = [d if any(d is b for b in before) else m
                         for d, m in zip(dice, marked, strict=True)]
             # a die on top of another lies flat: one the cocked test took keeps the value read
