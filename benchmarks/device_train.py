@@ -40,7 +40,7 @@ def dump(out: Path, seed: int, reject_share: float, quality: int) -> int:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)  # as `train --seed` draws them
     items = group_split(root, "fit")
-    patches, labels = classifier_data(SHIPPED, load_grey(items), items, rng, 0.0, seed)
+    patches, labels, _ = classifier_data(SHIPPED, load_grey(items), items, rng, 0.0, seed)
     save(out, patches, labels, reject_share, quality, seed)
     return 0
 

@@ -22,6 +22,7 @@ the two training loops, false-alarm mining and the stages.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import sys
 import time
@@ -55,6 +56,7 @@ from zonkcam.models.progress import Progress
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize, sample_pictures
 from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.train_extra import TrainError
+from zonkcam.models.twin_training import DISTILL_T
 from zonkcam.models.yolo import LabelError, Labelled
 from zonkcam.vision.sim.drawn import render_scene
 
@@ -181,9 +183,10 @@ def train_proposer(images, items, epochs: int, seed: int, net: Proposer | None =
 
 # ---------------------------------------------------------------- classifier training
 class CropData(torch.utils.data.Dataset):
-    def __init__(self, patches, labels, seed, hard_share: float = 0.0):
+    def __init__(self, patches, labels, seed, hard_share: float = 0.0, kept=None):
         self.patches, self.labels, self.seed = patches, labels, seed
         self.hard_share = hard_share
+        self.kept = np.zeros(len(labels), bool) if kept is None else kept
         self.calls = 0
 
     def __len__(self):
@@ -196,18 +199,24 @@ class CropData(torch.utils.data.Dataset):
         # square, which taught the first run (2026-11-27) to reject faint faces
         share = self.hard_share if self.labels[i] > 0 else 0.0
         crop = augment_crop(self.patches[i], rng, share)
-        return torch.from_numpy(crop[None].astype(np.float32) / 255), self.labels[i]
+        return torch.from_numpy(crop[None].astype(np.float32) / 255), self.labels[i], self.kept[i]
 
 
 def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Module | None = None,
                      lr: float = 3e-3, hard_share: float = 0.0, device: str = "cpu",
-                     workers: int = 1) -> torch.nn.Module:
+                     workers: int = 1, distill: float = 0.0, kept=None) -> torch.nn.Module:
     """A new `FaceClassifier`, or `net` trained further (a shipped classifier's twin);
     `hard_share` of the crops hard faces (`augment.hard_face`). On a GPU (`device` "cuda") the
-    crops' augmentation is the work: give it `workers` processes (benchmarks/device_train.py)."""
+    crops' augmentation is the work: give it `workers` processes (benchmarks/device_train.py).
+    `distill` > 0 (with `net`): on the patches `kept` marks, `net`'s own soft classes at the
+    start are kept too, this much against the labels' loss (as `zonkcam train` does), so that a
+    new lesson (drawn pips of other sets) does not move what it read on photos."""
     torch.manual_seed(seed)
+    teacher = None
+    if distill and net is not None:
+        teacher = copy.deepcopy(net).to(device).eval()
     net = (FaceClassifier() if net is None else net).to(device)
-    data = CropData(patches, labels, seed, hard_share)
+    data = CropData(patches, labels, seed, hard_share, kept)
     gen = torch.Generator().manual_seed(seed)
     loader = torch.utils.data.DataLoader(data, batch_size=256, shuffle=True, num_workers=workers,
                                          generator=gen, persistent_workers=True)
@@ -217,10 +226,16 @@ def train_classifier(patches, labels, epochs: int, seed: int, net: torch.nn.Modu
     bar = Progress(steps, "classifier")
     avg, acc = 0.0, 0.0
     for _ in range(epochs):
-        for x, y in loader:
+        for x, y, keep in loader:
             x, y = x.to(device), y.to(device)
             out = net(x)
             loss = F.cross_entropy(out, y, label_smoothing=0.02)
+            if teacher is not None and bool(keep.any()):
+                with torch.no_grad():
+                    soft = F.log_softmax(teacher(x[keep]) / DISTILL_T, 1)
+                loss = loss + distill * DISTILL_T ** 2 * F.kl_div(
+                    F.log_softmax(out[keep] / DISTILL_T, 1), soft, log_target=True,
+                    reduction="batchmean")
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -274,20 +289,22 @@ def with_clutter(patches: np.ndarray, labels: np.ndarray, share: float, rng: np.
 
 def classifier_data(proposer_onnx: Path, images: list[np.ndarray], items: list[Labelled],
                     rng: np.random.Generator, clutter_share: float = 0.0, seed: int = 0
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """The classifier's patches and labels: every labelled die, reject views (the proposer's
-    false alarms among them), a share of drawn dice and, with `clutter_share`, drawn clutter
-    as rejects (from its own random stream, `clutter_rng(seed)`)."""
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classifier's patches, their labels and which are drawn, not photographed: every
+    labelled die, reject views (the proposer's false alarms among them), a share of drawn dice
+    and, with `clutter_share`, drawn clutter as rejects (its own random stream, `clutter_rng`)."""
     mined = mine_false_alarms(proposer_onnx, images, items)
     patches, labels = classifier_patches(images, items, rng, mined)
     n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
     drawn, drawn_labels = drawn_patches(n_drawn, rng)
+    is_drawn = np.r_[np.zeros(len(labels), bool), np.ones(n_drawn, bool)]
     patches = np.concatenate([patches, drawn])
     labels = np.concatenate([labels, drawn_labels])
     patches, labels = with_clutter(patches, labels, clutter_share, clutter_rng(seed))
+    is_drawn = np.r_[is_drawn, np.ones(len(labels) - len(is_drawn), bool)]
     print(f"classifier data: {len(labels)} crops, per class {np.bincount(labels).tolist()}",
           file=sys.stderr)
-    return patches, labels
+    return patches, labels, is_drawn
 
 
 # ---------------------------------------------------------------- the command
@@ -313,6 +330,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--clutter-share", type=float, default=0.0, metavar="SHARE",
                     help="add drawn clutter (print, logos, pens, knots, stitches, coins, buttons) "
                          "as 'not a die', SHARE of the classifier's crops (e.g. 0.1; default 0)")
+    ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
+                    help="with --classifier-from: keep the starting classifier's own soft classes "
+                         "on the photographed crops, WEIGHT against the labels' loss (e.g. 1; "
+                         "default 0), so drawn lessons do not move its reading of photos")
     ap.add_argument("--hard-faces", type=float, default=0.0, metavar="SHARE",
                     help="make SHARE of the classifier's dice crops hard faces: washed by a lamp's "
                          "gain, faint, marbled, light pips on a dark body, alone on a dark floor "
@@ -327,6 +348,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--clutter-share {args.clutter_share}: give a share from 0 to 0.5")
     if not 0 <= args.hard_faces <= 1:
         ap.error(f"--hard-faces {args.hard_faces}: give a share from 0 to 1")
+    if not 0 <= args.distill <= 10:
+        ap.error(f"--distill {args.distill}: give a weight from 0 to 10")
+    if args.distill and not args.classifier_from:
+        ap.error("--distill needs --classifier-from (the classifier whose reading is kept)")
     further = None
     if args.proposer_further:
         try:
@@ -361,11 +386,13 @@ def main(argv: list[str] | None = None) -> int:
     proposer_onnx = args.classifier_from or args.proposer_from or args.work / "proposer.onnx"
     if args.classifier_from is None and args.proposer_from is None:
         export_proposer(train_proposer(images, items, args.epochs_det, args.seed), proposer_onnx)
-    patches, labels = classifier_data(proposer_onnx, images, items, rng, args.clutter_share, args.seed)
+    patches, labels, drawn = classifier_data(proposer_onnx, images, items, rng, args.clutter_share,
+                                             args.seed)
     if args.classifier_from:
         spec = OnnxClassifier.load(args.classifier_from)
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
-                                      net=spec.twin(), lr=1e-3, hard_share=args.hard_faces)
+                                      net=spec.twin(), lr=1e-3, hard_share=args.hard_faces,
+                                      distill=args.distill, kept=~drawn)
         torch.save(classifier.state_dict(), args.work / "classifier.pt")
         spec.write(classifier.eval(), args.out, {})
     else:

@@ -82,3 +82,19 @@ def test_hard_faces_are_off_by_default_and_every_kind_makes_a_crop():
     assert sum(int(c.astype(np.int64).sum()) for c in plain) == 962701
     hard = [augment_crop(grey, np.random.default_rng(seed), 1.0) for seed in range(10 * len(HARD_KINDS))]
     assert all(c.shape == (CROP, CROP) and c.dtype == np.uint8 for c in hard)
+
+
+def test_a_big_one_is_drawn_big_and_ring_pips_hollow():
+    from zonkcam.vision.sim.drawn import Pips
+
+    def dark_pixels(value: int, pips: Pips) -> int:
+        patch = np.full((PATCH, PATCH, 3), 128, np.uint8)
+        draw_die(patch, DrawnDie(value, "white", PATCH / 2, PATCH / 2, PATCH / PATCH_MARGIN, 0),
+                 shadow=False, pips=pips)
+        return int(np.count_nonzero(patch.mean(axis=2) < 60))
+
+    plain = dark_pixels(1, Pips())
+    assert 3 < dark_pixels(1, Pips(one_radius=0.18)) / plain < 5  # (0.18 / 0.09) ** 2
+    assert dark_pixels(5, Pips(one_radius=0.18)) == dark_pixels(5, Pips())  # ones only
+    assert dark_pixels(6, Pips(radius=0.1, ring=0.03)) < 0.8 * dark_pixels(6, Pips(radius=0.1))
+    assert dark_pixels(1, Pips(one_ring=0.1)) > 1.5 * plain

@@ -28,6 +28,7 @@ BODY_BGR = {
     "white": (225, 230, 232), "red": (40, 30, 185), "green": (70, 140, 40),
     "blue": (170, 70, 35), "black": (38, 35, 35), "yellow": (40, 200, 235),
 }
+RED_PIP = (40, 30, 200)  # the big red one of many sets with light bodies
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +46,25 @@ class DrawnDie:
         return self.cx - half, self.cy - half, self.cx + half, self.cy + half
 
 
+@dataclass(frozen=True, slots=True)
+class Pips:
+    """How a die's pips are drawn, in fractions of its side. Real sets differ: small or big pips
+    set wide or tight, a big (often red) one, pips as rings, a ring round the one."""
+
+    radius: float = 0.09
+    spread: float = 0.27  # a corner pip's offset from the middle, along each axis
+    one_radius: float | None = None  # the one's pip (None: `radius`)
+    one_bgr: tuple[int, int, int] | None = None  # the one's colour (None: the pips')
+    ring: float = 0.0  # > 0: pips are rings this thick (a fraction of the side), not discs
+    one_ring: float = 0.0  # > 0: a ring this far out round the one's pip
+
+
 def draw_die(image: np.ndarray, die: DrawnDie, pip_bgr: tuple[int, int, int] | None = None,
-             shadow: bool = True, style: str = "pips") -> None:
+             shadow: bool = True, style: str = "pips", pips: Pips = Pips()) -> None:
     """Draw one die seen from above (rounded square, pips, a soft shadow) in place.
 
-    `style`: one of `DICE_STYLES`; "star-logo" draws a star for the one and a logo for the six."""
+    `style`: one of `DICE_STYLES`; "star-logo" draws a star for the one and a logo for the six.
+    `pips`: the pips' size, spacing and look."""
     s = die.size
     body = BODY_BGR[die.color]
     if pip_bgr is None:
@@ -76,11 +91,16 @@ def draw_die(image: np.ndarray, die: DrawnDie, pip_bgr: tuple[int, int, int] | N
     if style != "pips" and die.value in (1, 6):
         draw_symbol(image, die.value, die.cx, die.cy, s, die.angle, pip_bgr, body, style)
         return
-    r = 0.09 * s
+    r = s * (pips.one_radius if die.value == 1 and pips.one_radius else pips.radius)
+    colour = pips.one_bgr if die.value == 1 and pips.one_bgr else pip_bgr
+    thickness = -1 if pips.ring <= 0 else max(1, round(pips.ring * s))
     for px, py in PIPS[die.value]:
-        x, y = rot @ np.array([px * 0.27 * s, py * 0.27 * s]) + [die.cx, die.cy]
-        cv2.circle(image, (round(x * 16), round(y * 16)), round(r * 16), pip_bgr, -1,
+        x, y = rot @ np.array([px * pips.spread * s, py * pips.spread * s]) + [die.cx, die.cy]
+        cv2.circle(image, (round(x * 16), round(y * 16)), round(r * 16), colour, thickness,
                    cv2.LINE_AA, shift=4)
+    if die.value == 1 and pips.one_ring > 0:
+        cv2.circle(image, (round(die.cx * 16), round(die.cy * 16)), round((r + pips.one_ring * s) * 16),
+                   colour, max(1, round(0.035 * s)), cv2.LINE_AA, shift=4)
 
 
 def draw_symbol(image: np.ndarray, value: int, cx: float, cy: float, s: float, angle: float,
