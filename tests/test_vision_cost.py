@@ -76,24 +76,6 @@ def test_the_zoom_of_a_still_whose_dice_were_read_proposes_only_round_them(reade
     assert sum(h * w for h, w in seen) < 992 * 1280, seen
 
 
-def test_an_8mp_still_is_first_proposed_at_640_px(reader):
-    """The heap's ~60-px dice show ~6 px in a 320-px view of an 8 MP still, under the least the
-    proposer finds: that view is not proposed (nor read) at all, and the dice are read."""
-    image, drawn = heap(3)
-    dice, seen = read_counting_views(reader, image)
-    assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
-    assert seen[0] == (512, 640)  # 640x481, padded
-    assert (256, 320) not in seen
-
-
-def test_the_first_view_is_the_proposers_but_for_big_stills_of_unknown_dice():
-    assert scales.first_side(640, 320, size_known=False) == 320
-    assert scales.first_side(1280, 320, size_known=False) == 320  # scale_eval's tiny proxy
-    assert scales.first_side(3280, 320, size_known=False) == 640
-    assert scales.first_side(4032, 320, size_known=False) == 640
-    assert scales.first_side(3280, 320, size_known=True) == 320  # a live table's reader
-
-
 def test_a_region_is_proposed_as_in_the_whole_view(reader):
     """The dice read in the zoom round the 640-px view's dice are the whole 1280-px view's, to
     the sub-pixel, and read alike."""
@@ -148,11 +130,9 @@ def test_strips_start_where_picture_and_view_columns_meet():
 
 
 def test_dice_lying_apart_read_surely_are_not_proposed_again(reader):
-    """Six dice ~100 px across lying apart on an 8 MP still, read surely at 640 px (its first
-    view) and in the 1280-px zoom round them (boxed under 32 px at 640: `FIRST_VIEW_BOXED`;
-    the dice lie so far apart that their cells make the whole view): the focus proposes none
-    of their regions again (each holds one die read surely): two proposals in all, not eight,
-    and all six read."""
+    """Six dice ~100 px across lying apart on an 8 MP still, read surely at 320 and 640 px: the
+    focus (dice ~20 px at 640, under its 48) proposes none of their regions again: two
+    proposals in all, not eight, and all six read."""
     rng = np.random.default_rng(5)
     image = background(rng, 3280, 2464, "felt")
     drawn = [DrawnDie(int(rng.integers(1, 7)), "white", 500 + 1100 * (i % 3), 600 + 1200 * (i // 3),
@@ -161,7 +141,7 @@ def test_dice_lying_apart_read_surely_are_not_proposed_again(reader):
         draw_die(image, d)
     dice, seen = read_counting_views(reader, image)
     assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
-    assert seen == [(512, 640), (992, 1280)]
+    assert seen == [(256, 320), (512, 640)]
 
 
 def test_the_focus_leaves_out_a_region_holding_one_die_read_surely():

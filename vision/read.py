@@ -188,16 +188,14 @@ class Reader(CropReader):
 
     def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
         """The candidates of the proposal that reads the most dice surely, of proposals at
-        `proposer_side` (a still over four times it, its dice's size unknown: at twice it,
-        `scales.first_side`) and at twice, four and eight times that resolution, while
+        `proposer_side` and at twice, four and eight times that resolution, while
         `scales.zoom_again` says so; a big still's (`capped`), those of all its views merged die
         by die (`_focused`). A still's zoom past a proposal that read dice surely at a size the
         proposer finds (`scales.seen_enough`) proposes only the regions round those dice: the
         whole 8 MP still at 1280 px costs about three decodes (issue 36). A big still's views
         give few rejected candidates a second look (`capped`)."""
         long_side = max(image.shape[:2])
-        # a still over 1280 px, its dice's size unknown, is first proposed at 640 px
-        side = scales.first_side(long_side, self.proposer_side, size is not None)
+        side = self.proposer_side
         # a big still's views read few of the rejected candidates again (its grain proposes many)
         capped = self._unsized_still(image, size)
         passes = {side: self._candidates_at(image, side, size, capped=capped)}

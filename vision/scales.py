@@ -35,12 +35,6 @@ ZOOM_BELOW = 16
 # dice as one (scale_eval's pi-tray `tune` stills: 320-px boxes 1-4.8 of the dice's size; the
 # 640-px view finds them at 16-28 px: recall .814 -> .853, pi-drawn .906 -> .947).
 FIRST_VIEW_BOXED = 2
-# A still over this many times the proposer's side whose dice's size the caller does not know is
-# first proposed at twice that side, not at it: an 8 MP still's dice (40-140 px) show 4-14 px in
-# the 320-px view, under the least the proposer finds, boxed 1.5-4 times their size, and it was
-# zoomed past on nearly every still; its reads of the tray's grain were a third or more of a
-# touching still's crops (issue 36, read ÷ decode round 7).
-FIRST_ZOOMED_OVER = 4
 # A big still is zoomed while its last proposal reads under `FEW_SURE` dice surely or more than
 # the one before, up to `ZOOM_GROWS_TO` px; it is zoomed beyond only while its dice are small, up
 # to `ZOOM_SIDE_MAX` (the proposer on 1280x960 takes ~50 ms on one core, on 2560x1920 ~0.3 s).
@@ -93,14 +87,6 @@ MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap 
 # drawn dice on a 480x360 table read as one two 200-320 px across; never so on scale_eval's 220
 # single-die crops the close-up mended)
 OTHER_VALUES = 2
-
-
-def first_side(long_side: int, proposer_side: int, size_known: bool) -> int:
-    """The side of a picture's first proposal: the proposer's, or twice that for a still over
-    `FIRST_ZOOMED_OVER` times it whose dice's size the caller does not know."""
-    if size_known or long_side <= FIRST_ZOOMED_OVER * proposer_side:
-        return proposer_side
-    return 2 * proposer_side
 
 
 def zoom_again(passes: Mapping[int, Sequence[Candidate]], long_side: int, proposer_side: int,
