@@ -35,12 +35,14 @@ def test_distillation_keeps_the_starting_reading_of_kept_patches():
     assert kept_moved < 0.5 * moved
 
 
-def test_distill_without_a_classifier_to_keep_is_a_usage_error(capsys):
+def test_distill_without_a_classifier_to_keep_or_a_bad_lr_is_a_usage_error(capsys):
     pytest.importorskip("torch")
     from zonkcam.models.train import main
 
-    for argv in (["--distill", "1"], ["--distill", "-1", "--classifier-from", "x.onnx"]):
+    for argv, named in ((["--distill", "1"], "--distill"),
+                        (["--distill", "-1", "--classifier-from", "x.onnx"], "--distill"),
+                        (["--lr", "0", "--classifier-from", "x.onnx"], "--lr")):
         with pytest.raises(SystemExit) as exit_:
             main(argv)
         assert exit_.value.code == 2
-    assert "--distill" in capsys.readouterr().err
+        assert named in capsys.readouterr().err
