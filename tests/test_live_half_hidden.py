@@ -134,6 +134,20 @@ def test_a_leaning_die_read_cocked_at_its_top_face_and_at_its_side_is_one_die_wh
     assert leaning_read_twice([top, side, *others], 0, 33.5) == [top, side, *others]
 
 
+def _stack_on_the_tray(seed: int, under: tuple, top: tuple):
+    """(a stream counting two dice just after a roll, the tray's picture of a stack, the
+    stack's middle): `under` (value, offset, turn) drawn under `top` (value, turn), which is
+    drawn 1.1 times its size (nearer the camera) in the middle of seed `seed`'s unkind tray."""
+    sim = Simulation(unkind(SimConfig(seed=seed, throws=1)), crops=_faces(200, 40))
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    (value, (dx, dy), turn), (top_value, top_turn) = under, top
+    image = sim.render(0, Frame([SimDie(value, None, x + dx, y + dy, turn, "under"),
+                                 SimDie(top_value, None, x, y, top_turn, "stacked", scale=1.1)]))
+    stream = ThrowStream(_ReadsAOne(), dice_count=2)
+    stream._settled, stream._side, stream._rolled = (sim.render(0, Frame([])), []), float(sim.size), True
+    return stream, image, x, y
+
+
 @pytest.mark.parametrize(("under", "turn", "top_turn"),
                          [((-12, -7), 79, 51), ((-14, -8), 79, 51), ((-12, -7), 60, 51),
                           ((-12, -7), 79, 20)])
@@ -144,13 +158,7 @@ def test_the_sliver_of_a_die_under_a_stack_is_no_die_leaning_when_dice_are_short
     # after a roll, the changed spots are looked for nearer the dice read
     # (`changed_spots.NEAR`): the sliver was a spot beside a die lying whole, taken for a die
     # leaning on it (`cocked`), and the stack went unseen
-    sim = Simulation(unkind(SimConfig(seed=74018, throws=1)), crops=_faces(200, 40))
-    s = sim.size
-    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
-    image = sim.render(0, Frame([SimDie(5, None, x + under[0], y + under[1], turn, "under"),
-                                 SimDie(4, None, x, y, top_turn, "stacked", scale=1.1)]))
-    stream = ThrowStream(_ReadsAOne(), dice_count=2)
-    stream._settled, stream._side, stream._rolled = (sim.render(0, Frame([])), []), float(s), True
+    stream, image, x, y = _stack_on_the_tray(74018, (5, under, turn), (4, top_turn))
     top = Die(4, "white", 0.99, 0.8, (round(x) - 28, round(y) - 26, round(x) + 29, round(y) + 31),
               (x, y + 2), float(top_turn), "ok")
     assert [(d.value, d.status) for d in stream._with_missed([top], image)] == [(4, "ok")]
@@ -165,13 +173,7 @@ def test_the_sliver_under_a_stack_whose_top_die_was_called_cocked_is_no_die_of_i
     # called the five cocked. A die short, the three's sliver was a changed spot 0.7 sides
     # from it: cut off from the spot the five was square, so it lay flat (`flat_apart`), and
     # the spot was taken for a die of its own, cocked; no die was missing for the stack test
-    sim = Simulation(unkind(SimConfig(seed=79009, throws=1)), crops=_faces(200, 40))
-    s = sim.size
-    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
-    image = sim.render(0, Frame([SimDie(3, None, x + under[0], y + under[1], turn, "under"),
-                                 SimDie(5, None, x, y, top_turn, "stacked", scale=1.1)]))
-    stream = ThrowStream(_ReadsAOne(), dice_count=2)
-    stream._settled, stream._side, stream._rolled = (sim.render(0, Frame([])), []), float(s), True
+    stream, image, x, y = _stack_on_the_tray(79009, (3, under, turn), (5, top_turn))
     tx, ty = x + read_off[0], y + read_off[1]
     top = Die(None, "white", 1.0, 0.8, (round(tx) - 29, round(ty) - 29, round(tx) + 29,
                                          round(ty) + 29), (tx, ty), float(top_turn), "cocked")

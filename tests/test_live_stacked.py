@@ -15,6 +15,19 @@ def stack(image, cx: float, cy: float, angle: float, toward: tuple[float, float]
     put(image, cx, cy, angle, scale=1.05)
 
 
+def _decided_one_short(image):
+    """The stream's decision on three still pictures of `image` read as three dice (a one, a two
+    at (160, 100), a four) where four were thrown: one die short, none seen leaving."""
+    from test_live_stream import Scripted
+    from zonkcam.vision.stream import ThrowStream
+
+    stream = ThrowStream(Scripted([die(60, 60), die(160, 100, 2), die(260, 100, 4)]),
+                         dice_count=4)
+    stream._reads = [stream._read(image) for _ in range(3)]
+    stream._rolled = True
+    return stream._try_decide(1.0)
+
+
 def scene(with_stack: bool):
     image = table(320, 200)
     put(image, 60, 60, 10)
@@ -93,8 +106,6 @@ def test_a_stack_the_cocked_test_took_keeps_the_value_read_on_top(monkeypatch):
     # the die below peeks out like a cocked die's side; once found to be a stack, the die on top
     # lies flat and keeps the value read before the cocked test took it
     import zonkcam.vision.stream as stream_module
-    from test_live_stream import Scripted
-    from zonkcam.vision.stream import ThrowStream
 
     image = table(320, 200)
     put(image, 60, 60, 10)
@@ -106,11 +117,7 @@ def test_a_stack_the_cocked_test_took_keeps_the_value_read_on_top(monkeypatch):
                 for d in dice]
 
     monkeypatch.setattr(stream_module, "mark_cocked", cocked_at_the_stack)
-    stream = ThrowStream(Scripted([die(60, 60), die(160, 100, 2), die(260, 100, 4)]),
-                         dice_count=4)
-    stream._reads = [stream._read(image) for _ in range(3)]
-    stream._rolled = True
-    event = stream._try_decide(1.0)
+    event = _decided_one_short(image)
     assert event is not None and event.flags == ["stacked"]
     assert sorted((d.value, d.status) for d in event.thrown) == [
         (1, "ok"), (2, "stacked"), (4, "ok")]
@@ -255,8 +262,6 @@ def test_one_short_a_die_called_cocked_in_most_pictures_and_flat_on_their_mean_i
     # flat on their mean (`quorum.cocked_or_flat`); by lightness it measured 1.19 times the
     # others (`STACK_AREA` 1.2), so one die short with none seen leaving it was `spaz, lost`
     import zonkcam.vision.stream as stream_module
-    from test_live_stream import Scripted
-    from zonkcam.vision.stream import ThrowStream
 
     image = table(320, 200)  # bare felt: no silhouette measures anything
     pictures = iter(range(3))
@@ -271,11 +276,7 @@ def test_one_short_a_die_called_cocked_in_most_pictures_and_flat_on_their_mean_i
 
     monkeypatch.setattr(stream_module, "mark_cocked", cocked_in_some)
     monkeypatch.setattr(stream_module, "cocked_or_flat", flat_on_the_mean)
-    stream = ThrowStream(Scripted([die(60, 60), die(160, 100, 2), die(260, 100, 4)]),
-                         dice_count=4)
-    stream._reads = [stream._read(image) for _ in range(3)]
-    stream._rolled = True
-    event = stream._try_decide(1.0)
+    event = _decided_one_short(image)
     assert event is not None and event.flags == ["stacked"]
     assert sorted((d.value, d.status) for d in event.thrown) == [
         (1, "ok"), (2, "stacked"), (4, "ok")]
@@ -285,8 +286,6 @@ def test_one_short_a_die_called_cocked_in_one_picture_of_three_is_no_stack(monke
     # the rule above asks for most of the quorum's pictures: one of three is the cocked test's
     # noise on a die lying flat (`quorum.cocked_or_flat`)
     import zonkcam.vision.stream as stream_module
-    from test_live_stream import Scripted
-    from zonkcam.vision.stream import ThrowStream
 
     image = table(320, 200)
     pictures = iter(range(3))
@@ -297,11 +296,7 @@ def test_one_short_a_die_called_cocked_in_one_picture_of_three_is_no_stack(monke
                 else d for d in dice]
 
     monkeypatch.setattr(stream_module, "mark_cocked", cocked_once)
-    stream = ThrowStream(Scripted([die(60, 60), die(160, 100, 2), die(260, 100, 4)]),
-                         dice_count=4)
-    stream._reads = [stream._read(image) for _ in range(3)]
-    stream._rolled = True
-    event = stream._try_decide(1.0)
+    event = _decided_one_short(image)
     assert event is not None and "stacked" not in event.flags
 
 
