@@ -330,7 +330,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--clutter-share", type=float, default=0.0, metavar="SHARE",
                     help="add drawn clutter (print, logos, pens, knots, stitches, coins, buttons) "
                          "as 'not a die', SHARE of the classifier's crops (e.g. 0.1; default 0)")
-    ap.add_argument("--lr", type=float, default=1e-3, metavar="LR",
+    ap.add_argument("--lr", type=float, metavar="LR",
                     help="with --classifier-from: the one-cycle's top learning rate (default 1e-3)")
     ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
                     help="with --classifier-from: keep the starting classifier's own soft classes "
@@ -352,10 +352,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--hard-faces {args.hard_faces}: give a share from 0 to 1")
     if not 0 <= args.distill <= 10:
         ap.error(f"--distill {args.distill}: give a weight from 0 to 10")
-    if not 0 < args.lr <= 0.1:
+    if args.lr is not None and not 0 < args.lr <= 0.1:
         ap.error(f"--lr {args.lr}: give a learning rate over 0, at most 0.1")
     if args.distill and not args.classifier_from:
         ap.error("--distill needs --classifier-from (the classifier whose reading is kept)")
+    if args.lr is not None and not args.classifier_from:
+        ap.error("--lr is for --classifier-from (the other stages keep their own rates)")
     further = None
     if args.proposer_further:
         try:
@@ -395,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.classifier_from:
         spec = OnnxClassifier.load(args.classifier_from)
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
-                                      net=spec.twin(), lr=args.lr, hard_share=args.hard_faces,
+                                      net=spec.twin(), lr=args.lr or 1e-3, hard_share=args.hard_faces,
                                       distill=args.distill, kept=~drawn)
         torch.save(classifier.state_dict(), args.work / "classifier.pt")
         spec.write(classifier.eval(), args.out, {})

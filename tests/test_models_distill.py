@@ -41,7 +41,8 @@ def test_distill_without_a_classifier_to_keep_or_a_bad_lr_is_a_usage_error(capsy
 
     for argv, named in ((["--distill", "1"], "--distill"),
                         (["--distill", "-1", "--classifier-from", "x.onnx"], "--distill"),
-                        (["--lr", "0", "--classifier-from", "x.onnx"], "--lr")):
+                        (["--lr", "0", "--classifier-from", "x.onnx"], "--lr"),
+                        (["--lr", "0.001"], "--lr")):
         with pytest.raises(SystemExit) as exit_:
             main(argv)
         assert exit_.value.code == 2
