@@ -1,7 +1,8 @@
 """The quorum: the reads of the last pictures of a still spell, voted die by die.
 
 `vote` groups the dice of the reads by place and takes each group's most common reading;
-`cocked_or_flat` decides a die read cocked in some pictures and flat in others on their mean.
+`cocked_or_flat` decides a die read cocked in some pictures and flat in others on their mean;
+`called_cocked` names the dice decided flat that most pictures called cocked.
 """
 from __future__ import annotations
 
@@ -80,3 +81,15 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
 def _gap(group: dict[int, Die], d: Die) -> float:
     last = group[max(group)]
     return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
+
+
+def called_cocked(dice: list[Die], quorum: list[list[Die]], side: float) -> set[int]:
+    """The indices of `dice` read flat that the `quorum` called cocked in most of its pictures
+    (within half a side of them)."""
+    def called(d: Die) -> bool:
+        votes = sum(any(o.status == "cocked" and
+                        np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < side / 2
+                        for o in reading) for reading in quorum)
+        return 2 * votes > len(quorum)
+
+    return {i for i, d in enumerate(dice) if d.status in ("ok", "unreadable") and called(d)}

@@ -39,7 +39,7 @@ from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
 from zonkcam.vision.leaning import apart, cocked_beside, judge_spots, leaning_read_twice
 from zonkcam.vision.motion import MotionConfig, MotionUpdate, RestDetector
 from zonkcam.vision.on_table import placed_as_outlined
-from zonkcam.vision.quorum import cocked_or_flat, vote
+from zonkcam.vision.quorum import called_cocked, cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
 from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings, widened
@@ -92,18 +92,6 @@ class StreamStats:
             "latency_ms_median": med(self.latency_ms),
             "latency_ms_max": round(max(self.latency_ms), 1) if self.latency_ms else None,
         }
-
-
-def _called_cocked(dice: list[Die], quorum: list[list[Die]], side: float) -> set[int]:
-    """The indices of `dice` read flat that the `quorum` called cocked in most of its pictures
-    (within half a side of them)."""
-    def called(d: Die) -> bool:
-        votes = sum(any(o.status == "cocked" and
-                        np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < side / 2
-                        for o in reading) for reading in quorum)
-        return 2 * votes > len(quorum)
-
-    return {i for i, d in enumerate(dice) if d.status in ("ok", "unreadable") and called(d)}
 
 
 def _wide(d: Die) -> int:
@@ -400,7 +388,7 @@ class ThrowStream:
             # missing from the count, and a die by a dark tray's shaded wall passed for a stack
             if self._rolled:
                 marked = mark_stacked(image, dice, die_size(dice), missing, not self._left,
-                                      _called_cocked(dice, quorum, self._side or die_size(dice)))
+                                      called_cocked(dice, quorum, self._side or die_size(dice)))
                 dice = [d if any(d is b for b in before) else m
                         for d, m in zip(dice, marked, strict=True)]
             # a die on top of another lies flat: one the cocked test took keeps the value read
