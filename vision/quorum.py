@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked
 from zonkcam.vision.dice import Die, reading_order
-from zonkcam.vision.geometry import die_size
+from zonkcam.vision.geometry import die_size, distance
 
 
 def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
@@ -79,17 +79,15 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
 
 
 def _gap(group: dict[int, Die], d: Die) -> float:
-    last = group[max(group)]
-    return float(np.hypot(last.center[0] - d.center[0], last.center[1] - d.center[1]))
+    return distance(group[max(group)], d)
 
 
 def called_cocked(dice: list[Die], quorum: list[list[Die]], side: float) -> set[int]:
     """The indices of `dice` read flat that the `quorum` called cocked in most of its pictures
     (within half a side of them)."""
     def called(d: Die) -> bool:
-        votes = sum(any(o.status == "cocked" and
-                        np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < side / 2
-                        for o in reading) for reading in quorum)
+        votes = sum(any(o.status == "cocked" and distance(o, d) < side / 2 for o in reading)
+                    for reading in quorum)
         return 2 * votes > len(quorum)
 
     return {i for i, d in enumerate(dice) if d.status in ("ok", "unreadable") and called(d)}
