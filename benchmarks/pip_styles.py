@@ -14,12 +14,13 @@ stream: a fixed set of styles, not its draws.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import cv2
 import numpy as np
 from zonkcam.models.crops import reader_crops
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN
-from zonkcam.vision.model import DiceModel
+from zonkcam.vision.model import DiceModel, ModelError
 from zonkcam.vision.sim.drawn import BODY_BGR, RED_PIP, DrawnDie, Pips, background, draw_die
 
 STYLES = {
@@ -55,10 +56,16 @@ def patches(pips: Pips, count: int, rng: np.random.Generator) -> tuple[np.ndarra
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
-    ap.add_argument("--count", type=int, default=300, help="dice per style")
+    ap.add_argument("--count", type=int, default=300, help="dice per style (1 or more)")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
-    model = DiceModel(args.model)
+    if args.count < 1:
+        ap.error(f"--count {args.count}: give 1 or more dice a style")
+    try:
+        model = DiceModel(args.model)
+    except ModelError as exc:
+        print(f"pip_styles: {exc}", file=sys.stderr)
+        return 2
     reject = model.reject_threshold if model.reject_threshold is not None else 0.3
     print(f"{model.path}: {args.count} drawn dice a style, the classifier alone "
           f"(reject at {reject})")
@@ -69,8 +76,9 @@ def main() -> int:
         probs = model.classify(reader_crops(faces, model.crop, model.crop_margin))
         read = np.where(probs[:, 0] >= reject, 0, np.argmax(probs[:, 1:], 1) + 1)
         right = read == values
+        ones = right[values == 1]
         print(f"| {name} | {right.mean():.3f} | {(read == 0).mean():.3f} | "
-              f"{right[values == 1].mean():.3f} |")
+              f"{f'{ones.mean():.3f}' if len(ones) else '— (no ones drawn)'} |")
     return 0
 
 
