@@ -17,7 +17,7 @@ import numpy as np
 from zonkcam.models.augment import hard_face, photometric, random_affine
 from zonkcam.models.train_extra import TrainError
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, face_angle, patch_at, upright
-from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, RED_PIP, DrawnDie, Pips, background, draw_die
 
 if TYPE_CHECKING:
     from zonkcam.models.frames import CapturedFrame, LabelledDie
@@ -149,8 +149,11 @@ def classifier_patches(images: list[np.ndarray], items: list[Labelled], rng: np.
     return np.stack(patches), np.array(labels, np.int64)
 
 
-def drawn_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """`n` drawn dice centred in patches (coloured, then grey), with a neighbour now and then."""
+def drawn_patches(n: int, rng: np.random.Generator, varied_pips: float = 0.0
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """`n` drawn dice centred in patches (coloured, then grey), with a neighbour now and then;
+    `varied_pips` of them with another set's pips (`varied_pips`). With none varied the random
+    stream is the one recipes before the option drew."""
     die = PATCH / PATCH_MARGIN
     out, labels = [], []
     for _ in range(n):
@@ -161,12 +164,31 @@ def drawn_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
                                    PATCH / 2 + 1.05 * die * np.cos(a),
                                    PATCH / 2 + 1.05 * die * np.sin(a), die, rng.uniform(0, 90)))
         value = int(rng.integers(1, 7))
-        draw_die(img, DrawnDie(value, str(rng.choice(list(BODY_BGR))), PATCH / 2, PATCH / 2,
-                               die * rng.uniform(0.92, 1.05), rng.uniform(0, 90)))
+        color = str(rng.choice(list(BODY_BGR)))
+        pips = other_pips(rng, color) if varied_pips and rng.random() < varied_pips else Pips()
+        draw_die(img, DrawnDie(value, color, PATCH / 2, PATCH / 2,
+                               die * rng.uniform(0.92, 1.05), rng.uniform(0, 90)), pips=pips)
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
         out.append(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
         labels.append(value)
     return np.stack(out), np.array(labels, np.int64)
+
+
+def other_pips(rng: np.random.Generator, color: str) -> Pips:
+    """Another set's pips, at random: small to big, set wide to tight, now and then rings; half
+    the time a big one, red on half of the light bodies that have one; now and then a ring round
+    the one. rune55's dice all have one pip style, and a big one read as a four or no die costs
+    a player a scoring die (`benchmarks/pip_styles.py`)."""
+    radius = rng.uniform(0.055, 0.125)
+    one_radius = one_bgr = None
+    if rng.random() < 0.5:
+        one_radius = rng.uniform(max(radius, 0.12), 0.19)
+        if color in ("white", "yellow") and rng.random() < 0.5:
+            one_bgr = RED_PIP
+    return Pips(radius=radius, spread=rng.uniform(0.21, 0.32), one_radius=one_radius,
+                one_bgr=one_bgr,
+                ring=rng.uniform(0.025, 0.045) if rng.random() < 0.12 else 0.0,
+                one_ring=rng.uniform(0.08, 0.12) if one_radius is None and rng.random() < 0.15 else 0.0)
 
 
 def _near_any(x: float, y: float, dice: Sequence[LabelledDie], fraction: float) -> bool:

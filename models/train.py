@@ -288,15 +288,16 @@ def with_clutter(patches: np.ndarray, labels: np.ndarray, share: float, rng: np.
 
 
 def classifier_data(proposer_onnx: Path, images: list[np.ndarray], items: list[Labelled],
-                    rng: np.random.Generator, clutter_share: float = 0.0, seed: int = 0
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    rng: np.random.Generator, clutter_share: float = 0.0, seed: int = 0,
+                    varied_pips: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The classifier's patches, their labels and which are drawn, not photographed: every
     labelled die, reject views (the proposer's false alarms among them), a share of drawn dice
-    and, with `clutter_share`, drawn clutter as rejects (its own random stream, `clutter_rng`)."""
+    (`varied_pips` of them with other sets' pips) and, with `clutter_share`, drawn clutter as
+    rejects (its own random stream, `clutter_rng`)."""
     mined = mine_false_alarms(proposer_onnx, images, items)
     patches, labels = classifier_patches(images, items, rng, mined)
     n_drawn = int(DRAWN_FRACTION * np.count_nonzero(labels))
-    drawn, drawn_labels = drawn_patches(n_drawn, rng)
+    drawn, drawn_labels = drawn_patches(n_drawn, rng, varied_pips)
     is_drawn = np.r_[np.zeros(len(labels), bool), np.ones(n_drawn, bool)]
     patches = np.concatenate([patches, drawn])
     labels = np.concatenate([labels, drawn_labels])
@@ -340,16 +341,20 @@ def _parser() -> argparse.ArgumentParser:
                     help="make SHARE of the classifier's dice crops hard faces: washed by a lamp's "
                          "gain, faint, marbled, light pips on a dark body, alone on a dark floor "
                          "(`augment.hard_face`; e.g. 0.3; default 0)")
+    ap.add_argument("--varied-pips", type=float, default=0.0, metavar="SHARE",
+                    help="draw SHARE of the drawn dice with other sets' pips: small, big, rings, a "
+                         "big or red one (`crops.other_pips`; e.g. 0.5; default 0)")
     return ap
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = _parser()
-    args = ap.parse_args(argv)
+def _check(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Usage errors (argparse's exit 2) for options out of range or without the stage they tune."""
     if not 0 <= args.clutter_share <= 0.5:
         ap.error(f"--clutter-share {args.clutter_share}: give a share from 0 to 0.5")
     if not 0 <= args.hard_faces <= 1:
         ap.error(f"--hard-faces {args.hard_faces}: give a share from 0 to 1")
+    if not 0 <= args.varied_pips <= 1:
+        ap.error(f"--varied-pips {args.varied_pips}: give a share from 0 to 1")
     if not 0 <= args.distill <= 10:
         ap.error(f"--distill {args.distill}: give a weight from 0 to 10")
     if args.lr is not None and not 0 < args.lr <= 0.1:
@@ -358,6 +363,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--distill needs --classifier-from (the classifier whose reading is kept)")
     if args.lr is not None and not args.classifier_from:
         ap.error("--lr is for --classifier-from (the other stages keep their own rates)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    _check(ap, args)
     further = None
     if args.proposer_further:
         try:
@@ -393,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.classifier_from is None and args.proposer_from is None:
         export_proposer(train_proposer(images, items, args.epochs_det, args.seed), proposer_onnx)
     patches, labels, drawn = classifier_data(proposer_onnx, images, items, rng, args.clutter_share,
-                                             args.seed)
+                                             args.seed, args.varied_pips)
     if args.classifier_from:
         spec = OnnxClassifier.load(args.classifier_from)
         classifier = train_classifier(patches, labels, args.epochs_cls, args.seed,
