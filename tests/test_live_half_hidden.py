@@ -284,3 +284,41 @@ def test_a_black_die_leaning_its_rim_as_dark_as_the_floor_is_cocked(angle):
     image = sim.render(0, Frame([SimDie(2, None, x, y, angle, "cocked", side=5)]))
     turn = math.radians(angle)  # read at its top face, up the lean from the drawing's middle
     assert looks_cocked(image, (x + 0.3 * s * math.sin(turn), y - 0.3 * s * math.cos(turn)), s)
+
+
+class _ReadsAFiveAt:
+    """A reader that reads a five lying flat only within 0.4 sides of `at` (a die's centre)."""
+
+    def __init__(self, at, side):
+        self.at, self.side = at, side
+
+    def read_at(self, image, points, size, table=None):
+        half = round(size / 2)
+        return [Die(5, "grey", 0.9, 0.5, (round(x) - half, round(y) - half, round(x) + half,
+                                          round(y) + half), (x, y), 0.0, "ok")
+                for x, y in points if np.hypot(x - self.at[0], y - self.at[1]) < 0.4 * self.side]
+
+
+@pytest.mark.parametrize(("body", "turn", "off", "five_turn"),
+                         [(200, 202, 1.23, 29), (150, 215, 1.15, 29), (200, 190, 1.3, 10),
+                          (150, 202, 1.23, 10)])
+def test_a_flat_die_beyond_a_cocked_dies_top_face_from_its_side_is_a_die_of_its_own(
+        body, turn, off, five_turn):
+    # issue 34 round 25 (80004 t10): a grey five lying flat touched the top face of a one
+    # cocked at the wall, on the side away from its side; the recognizer read the one's top
+    # face, flat, and missed the five. A die short, two changed spots lay by the one's read:
+    # its side, and the five, on the far side. Both looked to be a die under a leaning die's
+    # side (`leans_over`): the first taken made the one cocked, and the other was then its
+    # side too. The five went unseen; the one, short a die, was called the stack
+    sim = Simulation(unkind(SimConfig(seed=80004, throws=1)),
+                     crops=_faces(body, 60, 5, 100, 170))
+    x, y = 365.0, 137.0
+    five = (x + 20 * off / 1.23, y + 35 * off / 1.23)
+    image = sim.render(0, Frame([SimDie(5, None, *five, five_turn, "ok"),
+                                 SimDie(1, None, x, y, turn, "cocked", side=2)]))
+    stream = ThrowStream(_ReadsAFiveAt(five, sim.size), dice_count=2)
+    stream._settled, stream._side, stream._rolled = \
+        (sim.render(0, Frame([])), []), float(sim.size), True
+    top = Die(1, "grey", 0.99, 0.5, (344, 121, 398, 172), (370.6, 146.2), -45.0, "ok")
+    got = stream._with_missed([top], image)
+    assert [(d.value, d.status) for d in got] == [(None, "cocked"), (5, "ok")]

@@ -142,6 +142,13 @@ def _gaps(point: Spot, centres: Sequence[Spot], side: float) -> list[float]:
     return [float(np.hypot(point[0] - c[0], point[1] - c[1])) / side for c in centres]
 
 
+def _across(centre: Spot, one: Spot, other: Spot) -> bool:
+    """Whether spots `one` and `other` lie on opposite sides of a die at `centre` (over a
+    right angle apart, seen from it)."""
+    return (one[0] - centre[0]) * (other[0] - centre[0]) + \
+        (one[1] - centre[1]) * (other[1] - centre[1]) < 0
+
+
 def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side: float,
                 table: Polygon | None, values: Mapping[Spot, int], short: bool
                 ) -> tuple[list[Die], list[Die], list[Spot]]:
@@ -151,11 +158,22 @@ def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side:
     read for dice before the cocked test took them (by centre); `short`: dice are short of
     the count after a roll and none was seen leaving."""
     dice, found, elsewhere = list(dice), [], []
+    by: dict[int, Spot] = {}  # the spot each die read flat was judged cocked by, here
     dropped = [c for c in values if min(sides_to(c, dice, side), default=np.inf) >= READ_COCKED]
     for x, y in spots:
         gaps = sides_to((x, y), dice, side)
         leaning = next((i for i, (g, d) in enumerate(zip(gaps, dice, strict=True))
                         if g < LEAN_REACH and d.status == "cocked"), None)
+        if leaning is not None and short and leaning in by and \
+                _across(dice[leaning].center, by[leaning], (x, y)) and \
+                whole_apart(dice[leaning], (x, y), dice, image, side):
+            # a leaning die shows one side: a spot across it from the one it was judged cocked
+            # by, cut off from which it still covers a face (its top face and side), is a die
+            # of its own, with a die short (80004 t10: a flat five touching a cocked one's top
+            # face, away from its side; both spots looked to be under a leaning die's side).
+            # Cut off from its side, a top face covers less (75011 t0: a die under it)
+            elsewhere.append((x, y))
+            continue
         if leaning is not None:
             flat = flat_apart(dice[leaning], values.get(dice[leaning].center), (x, y), dice,
                               image, side)
@@ -183,6 +201,7 @@ def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side:
         if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
                 leans_over(dice[part_of], (x, y), dice, image, side):
             dice[part_of] = replace(dice[part_of], value=None, status="cocked")
+            by[part_of] = (x, y)
             elsewhere.append((x, y))  # the die it leans over, lying flat
             continue
         if part_of is not None and (cocked or short) and dice[part_of].status == "ok" and \
@@ -195,6 +214,7 @@ def judge_spots(spots: Sequence[Spot], dice: list[Die], image: np.ndarray, side:
         if part_of is not None:
             if cocked and dice[part_of].status == "ok":
                 dice[part_of] = replace(dice[part_of], value=None, status="cocked")
+                by[part_of] = (x, y)
         elif cocked:
             half = round(side / 2)
             box = (round(x) - half, round(y) - half, round(x) + half, round(y) + half)
