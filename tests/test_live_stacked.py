@@ -432,3 +432,46 @@ def test_a_stack_whose_sliver_shows_in_lit_pieces_is_measured_whole(off):
     dice = [die(60, 60), die(160, 100, 3), die(260, 100, 4), die(60, 150, 2)]
     marked = mark_stacked(image, dice, SIDE, 1, none_left=True)
     assert [d.status for d in marked] == ["ok", "stacked", "ok", "ok"]
+
+
+def _rimmed_faces(body: int, rim: int, width: int):
+    """Drawn faces (152 px) with a rim of grey `rim`, `width` px wide: a photo's die, its
+    rounded edges shaded."""
+    from zonkcam.vision.sim.scene import _draw_face
+
+    crops = {}
+    for v in range(1, 7):
+        face = _draw_face(152, v, (body,) * 3, (40,) * 3)
+        face[:width] = face[-width:] = rim
+        face[:, :width] = face[:, -width:] = rim
+        crops[v] = [face]
+    return crops
+
+
+@pytest.mark.parametrize(("rim", "under", "turns"), [
+    ((78, 16), (514, 190), (42, 45)), ((78, 16), (514, 190), (10, 30)),
+    ((78, 16), (514, 250), (10, 30)), ((82, 24), (514, 190), (70, 20))])
+def test_a_stack_by_a_trays_shaded_wall_its_sliver_darker_than_the_lit_floor_is_a_stack(
+        rim, under, turns):
+    # issue 34 round 25 (79018 t2, the model reader, a false SPAZ): a white two on a two 0.4
+    # sides off it, by the tray's right wall. The die below, in the top die's shadow, showed
+    # its shaded rim, lighter than the floor's median but not than its lit part: the stack
+    # measured 1.19 times the others' median against the lit part (`STACK_AREA` 1.2), 1.62
+    # against the median. One die short with none seen leaving, it was `spaz, lost`. Drawn
+    # here: 1.10-1.13 against the lit part, 1.48-1.56 against the median
+    from zonkcam.vision.sim.config import Frame
+    from zonkcam.vision.sim.simulator import SimConfig, SimDie, Simulation, unkind
+
+    sim = Simulation(unkind(SimConfig(seed=79018, throws=1)), crops=_rimmed_faces(200, *rim))
+    flat = [(214, 295, 3, 68), (146, 191, 3, 17), (348, 362, 5, 72), (264, 164, 6, 92)]
+    (ux, uy), (under_turn, top_turn) = under, turns
+    top = (ux + 13, uy - 4)
+    lying = [SimDie(v, None, x, y, t, "ok") for x, y, v, t in flat]
+    dice = [die(*top, 2)] + [die(x, y, v) for x, y, v, _ in flat]
+    image = sim.render(0, Frame([SimDie(2, None, ux, uy, under_turn, "under"),
+                                 SimDie(2, None, *top, top_turn, "stacked", scale=1.1), *lying]))
+    marked = mark_stacked(image, dice, sim.size, 1, none_left=True)
+    assert [d.status for d in marked] == ["stacked"] + ["ok"] * 4
+    # the two lying alone there, a die short: no stack
+    image = sim.render(0, Frame([SimDie(2, None, *top, top_turn, "ok"), *lying]))
+    assert [d.status for d in mark_stacked(image, dice, sim.size, 1, none_left=True)] == ["ok"] * 5

@@ -28,6 +28,8 @@ from zonkcam.vision.silhouette import COLOUR_APART, on_dark_table, silhouette
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
 STACK_MOST_DARK = 2.0  # ...and at most this, measured by lightness too (`_by_area`; stacks
 # measured up to 1.86 at 53 throws of unkind games)
+STACK_NEAR = 1.1  # the largest die measuring this many times the others' median, by lightness,
+# is measured again against the floor's median (`_by_the_median`)
 # die sides looked at around each die: the recognizer can centre a stack's top die at a pip,
 # and the stack then reaches past the window a die lying flat is measured in (2.4)
 WINDOW = 3.0
@@ -56,11 +58,27 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
               if (d.status == "cocked" or i in called) and i not in on_top]
     if none_left and missing - len(on_top) == 1 and len(cocked) == 1:
         on_top.add(cocked[0])
+    elif none_left and missing == 1 and not on_top and not cocked:
+        on_top = _by_the_median(image_bgr, dice, side)
     return [replace(d, status="stacked") if i in on_top else d for i, d in enumerate(dice)]
 
 
+def _by_the_median(image_bgr: np.ndarray, dice: list[Die], side: float) -> set[int]:
+    """The die that measures largest against the floor's lit part, `STACK_NEAR` times the
+    others' median or more, if it measures a stack against the floor's median: by a tray's
+    shaded wall the die below, in the top die's shadow, is darker than the floor's lit part
+    there and lighter than its median (79018 t2: 1.19 times the others' median, 1.62 against
+    the median). A die lying flat by the wall, ringed by the lit floor, measures large against
+    the median alone (75004 t6: 1.37 there, 0.99 against the lit part, a stack 1.03)."""
+    lit = _ratios(_measured(image_bgr, dice, side, True)[0])
+    largest = max(lit, key=lambda i: lit[i], default=None)
+    if largest is None or lit[largest] < STACK_NEAR:
+        return set()
+    return {largest} & _by_area(image_bgr, dice, side, 1, lighter=True, lit_floor=False)
+
+
 def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
-             lighter: bool = False) -> set[int]:
+             lighter: bool = False, lit_floor: bool = True) -> set[int]:
     """Up to `missing` of the dice whose silhouettes are `STACK_AREA` times the others'.
     `lighter` (no die seen leaving): on a dark table measured by lightness too, and at most
     `STACK_MOST_DARK` times. A grey or black die on a black floor stands out by lightness
@@ -72,9 +90,10 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     times their median (73012 t2: a die gone taken for a stack). Lighter is lighter than the
     floor's lit part: by a tray's wall the floor round a die stood out against the shaded
     strip and ringed it (`silhouette`'s `lit_floor`). By lightness a die measuring over
-    `STACK_MOST_DARK` has merged with the floor's lighter grain, not stacked. The figures:
+    `STACK_MOST_DARK` has merged with the floor's lighter grain, not stacked. `lit_floor`
+    False: lighter than the floor's median (`silhouette`). The figures:
     docs/live.md ("How it decides", stacks) and benchmarks/README.md (issue 34, rounds 3-5)."""
-    areas, dark = _measured(image_bgr, dice, side, lighter)
+    areas, dark = _measured(image_bgr, dice, side, lighter, lit_floor)
     ratios = _ratios(areas)
     big = [i for i, r in ratios.items()
            if STACK_AREA <= r <= (STACK_MOST_DARK if lighter and dark[i] else math.inf)]
@@ -85,8 +104,8 @@ def _by_area(image_bgr: np.ndarray, dice: list[Die], side: float, missing: int,
     return set(sorted(big, key=lambda i: -ratios[i])[:missing])
 
 
-def _measured(image_bgr: np.ndarray, dice: list[Die], side: float, lighter: bool
-              ) -> tuple[dict[int, float], dict[int, bool]]:
+def _measured(image_bgr: np.ndarray, dice: list[Die], side: float, lighter: bool,
+              lit_floor: bool = True) -> tuple[dict[int, float], dict[int, bool]]:
     """The silhouette's area (faces) of each die lying flat, unread or cocked, by colour (and
     with `lighter` by lightness), and whether it lies on a dark table."""
     centres = [d.center for d in dice]
@@ -95,7 +114,7 @@ def _measured(image_bgr: np.ndarray, dice: list[Die], side: float, lighter: bool
     for i, d in enumerate(dice):
         if d.status in ("ok", "unreadable", "cocked"):
             found = silhouette(image_bgr, d.center, side, centres[:i] + centres[i + 1:], WINDOW,
-                               lighter=lighter, lit_floor=True, most=PIECES_MOST)
+                               lighter=lighter, lit_floor=lit_floor, most=PIECES_MOST)
             if found is not None:
                 areas[i] = found.area
                 dark[i] = on_dark_table(found.patch)
