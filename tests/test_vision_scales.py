@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from zonkcam.vision import scales
 from zonkcam.vision.candidates import Candidate
+from zonkcam.vision.die_sizes import alike_in_size, seen_size
 from zonkcam.vision.proposals import Proposal
 from zonkcam.vision.read import Reader
 from zonkcam.vision.scales import FOCUS_DIE, crowded, focus, whole_dice, without_pips
@@ -289,6 +290,31 @@ def test_a_pair_read_surely_as_one_die_is_focused(reader):
     of seven)."""
     image, drawn = touching_pairs(5, (80, 100))
     assert read_apart(reader, image, drawn)
+
+
+def test_a_pair_hidden_by_a_view_that_boxed_every_die_big_is_parted(reader):
+    """Seed 16, dice 81 px: the view kept (320 px) reads five dice surely, boxed 135-276 px,
+    a touching two and three as one three 276 px across; its own least box (135) is no die's
+    size, and at that size the pair's grid read no two dice. The 640-px view and the focus box
+    the dice ~94 px: parted at the still's size by all its views (`die_sizes.seen_size`), the
+    pair is two (before: five dice of seven)."""
+    image, drawn = touching_pairs(16, (80, 100))
+    assert read_apart(reader, image, drawn)
+
+
+def test_a_die_of_the_size_every_view_saw_is_no_speck():
+    """Dice boxed 300 px by a coarse view and one die of 100 px: beside them the die is under
+    half their median (a speck), but a die of the still's size by its views is kept."""
+    def die(x: float, side: float) -> Candidate:
+        probs = np.array([0.0, 0.98, 0.0, 0.0, 0.0, 0.0, 0.02], np.float32)
+        return Candidate(Proposal(x, 500, side, side, 0.5), 0.0, probs, np.zeros((4, 4, 3)),
+                         np.ones(3), np.zeros((4, 4)))
+
+    found = [die(500, 300), die(1000, 300), die(1500, 300), die(2000, 100)]
+    no, sure = (lambda c: False), (lambda c: False)
+    assert len(alike_in_size(found, no, sure, overhead=False)) == 3
+    assert len(alike_in_size(found, no, sure, overhead=False, seen=100)) == 4
+    assert seen_size([found[:3], [die(500, 90), die(900, 100), die(1300, 110)]], no, sure) == 90
 
 
 def test_places_in_a_long_box_lie_along_it():

@@ -48,18 +48,30 @@ def die_size(found: Sequence[Candidate], rejects: Judge, unsure: Judge, quantile
     return max(least, DIE_SIZE_FLOOR * float(np.median(sides)))
 
 
-def alike_in_size(found: list[Candidate], rejects: Judge, unsure: Judge, overhead: bool
-                  ) -> list[Candidate]:
+def seen_size(views: Sequence[Sequence[Candidate]], rejects: Judge, unsure: Judge) -> float | None:
+    """A big still's die size by all its views (the proposals at each side, the focus's regions):
+    the least of their `die_size`s, each at `MERGED_QUANTILE`. The view kept can box every die
+    1.5-3 times its size (an 8 MP still's 80-140-px dice seen 8-14 px at 320 px, a touching
+    pair as one die 344 px across read surely as a one), so its own least box is no measure;
+    the focus sees them ~64 px, boxed about their size (scale_eval's pi-tray stills)."""
+    sizes = [s for view in views if (s := die_size(view, rejects, unsure, MERGED_QUANTILE))]
+    return min(sizes, default=None)
+
+
+def alike_in_size(found: list[Candidate], rejects: Judge, unsure: Judge, overhead: bool,
+                  seen: float | None = None) -> list[Candidate]:
     """Without the dice under `LEAST_OF_TYPICAL` of the picture's median die size, once three or
     more are read (after the squares: a die proposed at a pip has its square's size by then),
     nor, in photos, those read unsurely over `MOST_OF_TYPICAL` of it (overhead, a die leaning on
     a die is boxed bigger; a die read surely is a die, however big the proposer boxed it: a
-    picture face is often boxed at 2-4 times its size)."""
+    picture face is often boxed at 2-4 times its size). A die of a big still's size by its
+    views (`seen`, `seen_size`) or larger is no speck, however big the others were boxed."""
     typical = typical_size(found, None, rejects)
     if typical is None:
         return found
     most = np.inf if overhead else MOST_OF_TYPICAL * typical
-    return [c for c in found if rejects(c) or LEAST_OF_TYPICAL * typical
+    least = LEAST_OF_TYPICAL * typical if seen is None else min(LEAST_OF_TYPICAL * typical, seen)
+    return [c for c in found if rejects(c) or least
             <= c.proposal.size <= (most if unsure(c) else np.inf)]
 
 

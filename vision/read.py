@@ -34,7 +34,13 @@ from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
 from zonkcam.vision.dice import Die, Reading, Status
-from zonkcam.vision.die_sizes import MERGED_QUANTILE, alike_in_size, die_size, one_per_die
+from zonkcam.vision.die_sizes import (
+    MERGED_QUANTILE,
+    alike_in_size,
+    die_size,
+    one_per_die,
+    seen_size,
+)
 from zonkcam.vision.merged import View, merged
 from zonkcam.vision.missed import with_missed
 from zonkcam.vision.model import ModelError
@@ -150,8 +156,9 @@ class Reader(CropReader):
         """Every proposal above `heat_threshold` with its crop's class probabilities, from the
         picture at the scale where its dice are of a size the proposer finds (`_zoomed`), and
         with the dice a pass at a quarter of that scale reads whole where the first took their
-        pips for dice (`_close_up`; both in `vision.scales`)."""
-        found = self._zoomed(image, size)
+        pips for dice (`_close_up`; both in `vision.scales`). A big still's die size by all its
+        views (`die_sizes.seen_size`) parts its touching dice and keeps its dice from specks."""
+        found, seen = self._zoomed(image, size)
         found = scales.without_pips(self._close_up(image, found, size), self.unsure,
                                     self.rejects)
         if self.overhead:
@@ -160,10 +167,10 @@ class Reader(CropReader):
             found = sides.top_faces(image, found, self._read_patches, self.rejects,
                                     self._at_top(image, found, size))
         if self.part_touching and self._unsized_still(image, size):
-            found = touching.parted(self, image, found, self._size_quantile)  # boxed as one
+            found = touching.parted(self, image, found, self._size_quantile, seen)  # boxed as one
             found = touching.read_whole(self, image, found)  # a die boxed at a pip or two
             found = touching.read_twice(self, image, found)  # one die, two reads
-        return alike_in_size(found, self.rejects, self.unsure, self.overhead)
+        return alike_in_size(found, self.rejects, self.unsure, self.overhead, seen)
 
     @property
     def _size_quantile(self) -> float:
@@ -186,14 +193,16 @@ class Reader(CropReader):
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
         return partial(touching.read_at_top, image, size=typical, dice=dice)
 
-    def _zoomed(self, image: np.ndarray, size: float | None) -> list[Candidate]:
+    def _zoomed(self, image: np.ndarray, size: float | None
+                ) -> tuple[list[Candidate], float | None]:
         """The candidates of the proposal that reads the most dice surely, of proposals at
         `proposer_side` and at twice, four and eight times that resolution, while
         `scales.zoom_again` says so; a big still's (`capped`), those of all its views merged die
         by die (`_focused`). A still's zoom past a proposal that read dice surely at a size the
         proposer finds (`scales.seen_enough`) proposes only the regions round those dice: the
         whole 8 MP still at 1280 px costs about three decodes (issue 36). A big still's views
-        give few rejected candidates a second look (`capped`)."""
+        give few rejected candidates a second look (`capped`). With the candidates, a big
+        still's die size by all its views (`die_sizes.seen_size`; None for other pictures)."""
         long_side = max(image.shape[:2])
         side = self.proposer_side
         # a big still's views read few of the rejected candidates again (its grain proposes many)
@@ -215,13 +224,16 @@ class Reader(CropReader):
         best = max(passes, key=lambda k: scales.how_well(
             passes[k], k, self.rejects, self.unsure, larger_first=size is None))
         if not capped:
-            return passes[best]
+            return passes[best], None
         views = [View(passes[k], looked[k], k / long_side)  # finest first
                  for k in sorted(passes, reverse=True)] if self.merged_views else []
-        return self._focused(image, passes[best], best, views)
+        found, focused = self._focused(image, passes[best], best, views)
+        if self.merged_views:  # its dice are boxed by every view already (`_size_quantile`)
+            return found, None
+        return found, seen_size([*passes.values(), focused], self.rejects, self.unsure)
 
     def _focused(self, image: np.ndarray, found: list[Candidate], side: int, views: list[View]
-                 ) -> list[Candidate]:
+                 ) -> tuple[list[Candidate], list[Candidate]]:
         """`found` (a proposal at `side` px), or a proposal of the regions round its dice at the
         scale where they show `scales.FOCUS_DIE` px (`scales.focus`) where that reads more dice
         surely: touching dice seen ~30 px across can make one ridge of heat (an 8 MP still's
@@ -229,23 +241,24 @@ class Reader(CropReader):
         is not proposed again, unless it measures two dice long (`touching.two_long`: a pair
         seen ~36 px can be boxed and read as one die): its die stays as read (`scales.lone`).
         With `views` (`merged_views`), the focus is one view more and the views' dice are
-        merged die by die (`merged`) instead."""
+        merged die by die (`merged`) instead. Also returns the focus's own candidates."""
         h, w = image.shape[:2]
         size = die_size(found, self.rejects, self.unsure, self._size_quantile)
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
         two = None if size is None else partial(touching.two_long, image, size=size, dice=dice)
         where = scales.focus(found, w, h, side, self.rejects, self.unsure, two)
         if not where and not views:
-            return found
+            return found, []
         focused = self._regions_read(image, where) if where else []
         if views:
             scale = min((n / max(x1 - x0, y1 - y0) for (x0, y0, x1, y1), n in where), default=1.0)
             views = [View(focused, [box for box, _ in where], scale), *views] if where else views
-            return merged(views, self.rejects, self.unsure) + [c for c in found if self.rejects(c)]
+            return merged(views, self.rejects, self.unsure) + [
+                c for c in found if self.rejects(c)], focused
         seen = [c for c in found if not self.rejects(c) and not any(
             scales.within_box(c.proposal, box) for box, _ in where)] + focused
         well = partial(scales.how_well, rejects=self.rejects, unsure=self.unsure)
-        return seen if well(seen, 0)[0] > well(found, 0)[0] else found
+        return seen if well(seen, 0)[0] > well(found, 0)[0] else found, focused
 
     def _regions_read(self, image: np.ndarray,
                       where: Sequence[tuple[tuple[int, int, int, int], int]]) -> list[Candidate]:

@@ -293,13 +293,16 @@ def read_twice(reader: CropReader, image: np.ndarray, found: list[Candidate]) ->
     return out
 
 
-def parted(reader: CropReader, image: np.ndarray, found: list[Candidate], quantile: float = 0.0
-           ) -> list[Candidate]:
+def parted(reader: CropReader, image: np.ndarray, found: list[Candidate], quantile: float = 0.0,
+           seen: float | None = None) -> list[Candidate]:
     """`found` with each die boxed `LONG` typical dice long or more, and not measured one die
     long (`one_die`), that reads as two or three dice at the typical size (each at least `SURE`
     sure, `APART` apart) replaced by them; the dice's size as `die_sizes.die_size` takes it at
-    `quantile`."""
+    `quantile`, or the still's size by all its views (`seen`: `die_sizes.seen_size`) where
+    that is less (a view that boxed every die big hides its pairs from its own measure)."""
     size = die_size(found, reader.rejects, reader.unsure, quantile)
+    if seen is not None:
+        size = seen if size is None else min(size, seen)
     long = [i for i, c in enumerate(found) if not reader.rejects(c) and max(c.proposal.w, c.proposal.h)
             >= LONG * (size or min(c.proposal.w, c.proposal.h))]
     dice = [(c.proposal.cx, c.proposal.cy) for c in found if not reader.rejects(c)]
