@@ -131,6 +131,14 @@ def test_a_table_file_of_any_shape_is_one_or_a_table_error(tmp_path, data):
     config.scaled(1280, 960)
 
 
+@pytest.mark.parametrize("text", ["NaN", "[1, 2]", "\"table\"", "7"])
+def test_a_table_file_that_is_no_json_object_says_so(tmp_path, text):
+    path = tmp_path / "table.json"
+    path.write_text(text)
+    with pytest.raises(TableConfigError, match=r"not a table calibration file \(a JSON"):
+        TableConfig.load(path)
+
+
 @SETTINGS
 @given(st.text(alphabet="0123456789,.;- naefix", max_size=40))
 def test_a_polygon_on_the_command_line_is_one_or_a_table_error(text):

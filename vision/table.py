@@ -54,6 +54,8 @@ class TableConfig:
     def load(cls, path: str | Path) -> TableConfig:
         try:
             data = json.loads(Path(path).read_text())
+            if not isinstance(data, dict):  # "NaN", a list: say so, not what indexing it raised
+                raise ValueError(f"a JSON {type(data).__name__}, not an object")
             size = tuple(_coordinate(v) for v in data["frame_size"])
             if any(v <= 0 for v in size):
                 raise ValueError(f"frame_size {list(size)} must be positive")
