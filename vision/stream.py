@@ -39,6 +39,7 @@ from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
 from zonkcam.vision.leaning import apart, cocked_beside, judge_spots, leaning_read_twice
 from zonkcam.vision.motion import MotionConfig, MotionUpdate, RestDetector
 from zonkcam.vision.on_table import placed_as_outlined
+from zonkcam.vision.parted import cocked_within, read_apart, wide
 from zonkcam.vision.quorum import called_cocked, cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
@@ -92,11 +93,6 @@ class StreamStats:
             "latency_ms_median": med(self.latency_ms),
             "latency_ms_max": round(max(self.latency_ms), 1) if self.latency_ms else None,
         }
-
-
-def _wide(d: Die) -> int:
-    """A die's box's longer side, in px."""
-    return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
 
 
 class ThrowStream:
@@ -273,11 +269,11 @@ class ThrowStream:
         # in most pictures of a quorum, which then loses a die): such a picture is read again
         # at the size of the dice read since the motion stopped
         largest = LARGEST * min(image.shape[:2])
-        if any(_wide(d) > largest for d in reading.dice):
+        if any(wide(d) > largest for d in reading.dice):
             since = [d for read in (*self._early, *(self._reads or [])) for d in read]
             if self._side is None and since:
                 reading = self.reader.read(image, polygon, die_size(since))
-            reading = replace(reading, dice=[d for d in reading.dice if _wide(d) <= largest])
+            reading = replace(reading, dice=[d for d in reading.dice if wide(d) <= largest])
         self.last_image, self.last_unread = image, reading.rejected
         self._pictures.append(image)
         self.stats.read_ms.append(1000 * (self.clock() - start))
@@ -434,23 +430,26 @@ class ThrowStream:
         from it, shows a whole face (`leaning.whole_apart`). With dice short of the count after a
         roll and none seen leaving (`short`), a die lies unread: a spot of two dice touching is
         split, each part cut off from the other, and any spot beside a die lying whole is one
-        leaning on it (a die of its own, cocked, whatever the test says)."""
+        leaning on it (a die of its own, cocked, whatever the test says); a die read over two
+        dice touching is read again apart (`vision.parted`)."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
         side = self._side or die_size(before + dice)
         table = self.tracker.table
         short = self._rolled and not self._left and self.tracker.short(dice)  # see the docstring
+        read_at, polygon = getattr(self.reader, "read_at", None), table.polygon if table else None
+        dice, boxes = read_apart(dice, image, side, polygon, read_at if short else None)
         spots = changed_spots(before_image, image, side, [d.center for d in before + dice], short)
-        dice, found, elsewhere = judge_spots(spots, dice, image, side, table.polygon if table else
-                                             None, self._cocked_values, short)
-        read_at = getattr(self.reader, "read_at", None)
+        parted, spots = cocked_within(spots, boxes, image, side, dice)
+        dice, found, elsewhere = judge_spots(spots, dice, image, side, polygon,
+                                             self._cocked_values, short)
         if read_at is not None and elsewhere:
-            lying = [d for d in read_at(image, elsewhere, side, table.polygon if table else None)
+            lying = [d for d in read_at(image, elsewhere, side, polygon)
                      if apart(d, dice, side)]
             found += mark_geometry(lying, table, side)
             dice = cocked_beside(dice, lying, image, side)
-        return sorted(dice + found, key=reading_order)
+        return sorted(dice + found + parted, key=reading_order)
 
     _cocked_beside = staticmethod(cocked_beside)
 

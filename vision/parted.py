@@ -1,0 +1,84 @@
+"""A die read over two dice touching, parted: with a die short of the count after a roll, a
+die read whose box spans two dice is read again at its quarters, and the change left there
+that looks cocked is the other die.
+
+The recognizer can box two dice touching as one (81001 t4: a cocked white die over a dark
+four lying flat, one read 2.4 sides across, a four, centred between them). The read's centre
+lies within `changed_spots`' reach of both, so no spot is left to show the die it hid, and the
+throw came out a die short: `spaz, lost`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from zonkcam.vision.cocked import looks_cocked
+from zonkcam.vision.dice import Die
+from zonkcam.vision.geometry import TWICE
+from zonkcam.vision.table import Polygon
+
+TWO_DICE = 1.8  # die sides a read's box spans, at least, that is two dice (one turned 45°: 1.41)
+ONE_DIE = 1.5  # die sides a die read again at a quarter spans, at most: one die, not two again
+
+Spot = tuple[float, float]
+Box = tuple[int, int, int, int]
+ReadAt = Callable[[np.ndarray, Sequence[Spot], float, Polygon | None], list[Die]]
+
+
+def wide(d: Die) -> int:
+    """A die's box's longer side, in px."""
+    return max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+
+
+def _quarters(box: Box) -> list[Spot]:
+    """The centres of `box`'s four quarters: two dice side by side or corner to corner each
+    lie at one."""
+    x0, y0, x1, y1 = box
+    w, h = (x1 - x0) / 4, (y1 - y0) / 4
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return [(cx + dx, cy + dy) for dx in (-w, w) for dy in (-h, h)]
+
+
+def read_apart(dice: list[Die], image: np.ndarray, side: float, table: Polygon | None,
+               read_at: ReadAt | None) -> tuple[list[Die], list[Box]]:
+    """`dice` with each flat die read over `TWO_DICE` sides across replaced by the dice read
+    at its box's quarters (each one die, apart from the others), and the boxes so parted. A
+    box that reads no die at its quarters keeps its read. No `read_at` (no die short, or a
+    reader that cannot read at a place): `dice` as they are."""
+    if read_at is None:
+        return dice, []
+    out: list[Die] = []
+    boxes: list[Box] = []
+    for d in dice:
+        if d.status != "ok" or wide(d) < TWO_DICE * side:
+            out.append(d)
+            continue
+        found: list[Die] = []
+        for r in read_at(image, _quarters(d.box), side, table):
+            if wide(r) <= ONE_DIE * side and all(
+                    np.hypot(r.center[0] - o.center[0], r.center[1] - o.center[1]) >= TWICE * side
+                    for o in found):
+                found.append(r)
+        out += found or [d]
+        if found:
+            boxes.append(d.box)
+    return out, boxes
+
+
+def cocked_within(spots: Sequence[Spot], boxes: Sequence[Box], image: np.ndarray, side: float,
+                  dice: list[Die]) -> tuple[list[Die], list[Spot]]:
+    """Dice found cocked at the `spots` within a parted box that look cocked (cut off from the
+    `dice`), and the other spots. Such a spot is the die the parted read hid, not the side of
+    the die read again beside it (`leaning.judge_spots` would take it for that and call the
+    die read again, lying flat, cocked: 81001 t4)."""
+    found: list[Die] = []
+    rest: list[Spot] = []
+    half = round(side / 2)
+    for x, y in spots:
+        if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes) and \
+                looks_cocked(image, (x, y), side, [d.center for d in dice]):
+            box = (round(x) - half, round(y) - half, round(x) + half, round(y) + half)
+            found.append(Die(None, None, 0.0, 0.0, box, (x, y), 0.0, "cocked"))
+        else:
+            rest.append((x, y))
+    return found, rest
