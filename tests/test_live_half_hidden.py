@@ -286,16 +286,17 @@ def test_a_black_die_leaning_its_rim_as_dark_as_the_floor_is_cocked(angle):
     assert looks_cocked(image, (x + 0.3 * s * math.sin(turn), y - 0.3 * s * math.cos(turn)), s)
 
 
-class _ReadsAFiveAt:
-    """A reader that reads a five lying flat only within 0.4 sides of `at` (a die's centre)."""
+class _ReadsFlatAt:
+    """A reader that reads a die of `value` lying flat only within 0.4 sides of `at` (its centre)."""
 
-    def __init__(self, at, side):
-        self.at, self.side = at, side
+    def __init__(self, value, at, side, confidence):
+        self.value, self.at, self.side, self.confidence = value, at, side, confidence
 
     def read_at(self, image, points, size, table=None):
         half = round(size / 2)
-        return [Die(5, "grey", 0.9, 0.5, (round(x) - half, round(y) - half, round(x) + half,
-                                          round(y) + half), (x, y), 0.0, "ok")
+        return [Die(self.value, "grey", self.confidence, 0.5,
+                    (round(x) - half, round(y) - half, round(x) + half, round(y) + half),
+                    (x, y), 0.0, "ok")
                 for x, y in points if np.hypot(x - self.at[0], y - self.at[1]) < 0.4 * self.side]
 
 
@@ -316,25 +317,12 @@ def test_a_flat_die_beyond_a_cocked_dies_top_face_from_its_side_is_a_die_of_its_
     five = (x + 20 * off / 1.23, y + 35 * off / 1.23)
     image = sim.render(0, Frame([SimDie(5, None, *five, five_turn, "ok"),
                                  SimDie(1, None, x, y, turn, "cocked", side=2)]))
-    stream = ThrowStream(_ReadsAFiveAt(five, sim.size), dice_count=2)
+    stream = ThrowStream(_ReadsFlatAt(5, five, sim.size, 0.9), dice_count=2)
     stream._settled, stream._side, stream._rolled = \
         (sim.render(0, Frame([])), []), float(sim.size), True
     top = Die(1, "grey", 0.99, 0.5, (344, 121, 398, 172), (370.6, 146.2), -45.0, "ok")
     got = stream._with_missed([top], image)
     assert [(d.value, d.status) for d in got] == [(None, "cocked"), (5, "ok")]
-
-
-class _ReadsAFourAt:
-    """A reader that reads a four lying flat only within 0.4 sides of `at` (a die's centre)."""
-
-    def __init__(self, at, side):
-        self.at, self.side = at, side
-
-    def read_at(self, image, points, size, table=None):
-        half = round(size / 2)
-        return [Die(4, "grey", 0.98, 0.5, (round(x) - half, round(y) - half, round(x) + half,
-                                           round(y) + half), (x, y), 0.0, "ok")
-                for x, y in points if np.hypot(x - self.at[0], y - self.at[1]) < 0.4 * self.side]
 
 
 @pytest.mark.parametrize("four_body", [40, 48])
@@ -353,7 +341,7 @@ def test_a_die_read_over_two_dice_touching_is_read_again_apart(four_body, four_t
     four = (166.0 + shift[0], 212.0 + shift[1])
     image = sim.render(0, Frame([SimDie(4, None, *four, four_turn, "ok"),
                                  SimDie(3, None, 147.0, 238.0, turn, "cocked", side=2)]))
-    stream = ThrowStream(_ReadsAFourAt(four, sim.size), dice_count=2)
+    stream = ThrowStream(_ReadsFlatAt(4, four, sim.size, 0.98), dice_count=2)
     stream._settled, stream._side, stream._rolled = \
         (sim.render(0, Frame([])), []), float(sim.size), True
     both = Die(4, "white", 0.6, 0.8, (108, 190, 187, 269), (147.5, 229.7), -0.7, "ok")

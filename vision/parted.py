@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked
 from zonkcam.vision.dice import Die
-from zonkcam.vision.geometry import TWICE
+from zonkcam.vision.geometry import TWICE, distance
 from zonkcam.vision.table import Polygon
 
 TWO_DICE = 1.8  # die sides a read's box spans, at least, that is two dice (one turned 45°: 1.41)
@@ -55,9 +55,7 @@ def read_apart(dice: list[Die], image: np.ndarray, side: float, table: Polygon |
             continue
         found: list[Die] = []
         for r in read_at(image, _quarters(d.box), side, table):
-            if wide(r) <= ONE_DIE * side and all(
-                    np.hypot(r.center[0] - o.center[0], r.center[1] - o.center[1]) >= TWICE * side
-                    for o in found):
+            if wide(r) <= ONE_DIE * side and all(distance(r, o) >= TWICE * side for o in found):
                 found.append(r)
         out += found or [d]
         if found:
