@@ -117,6 +117,11 @@ def test_dice_set_round_trip_and_bad_file(tmp_path):
         DiceSet.load(tmp_path / "bad.json")
     with pytest.raises(DiceSetError, match="cannot read"):
         DiceSet.load(tmp_path / "missing.json")
+    # JSON of another shape is named as such, not with Python's own words for it
+    for i, text in enumerate(('[1, 2]', '{"colors": [1]}', '{"colors": {"red": 5}}')):
+        (tmp_path / f"shape{i}.json").write_text(text)
+        with pytest.raises(DiceSetError, match=r"expected a JSON object whose 'colors'"):
+            DiceSet.load(tmp_path / f"shape{i}.json")
 
 
 def test_heatmap_peaks_half_a_die_apart_are_two_dice_in_a_photo_one_from_overhead():

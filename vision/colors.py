@@ -134,13 +134,19 @@ class DiceSet:
 
     @classmethod
     def load(cls, path: str | Path) -> DiceSet:
+        shape = "a JSON object whose 'colors' maps names to [L, a, b]"
         try:
             data = json.loads(Path(path).read_text())
-            colors = {str(k): tuple(float(x) for x in v) for k, v in data["colors"].items()}
         except OSError as exc:
             raise DiceSetError(f"cannot read dice-set file {path}: {exc.strerror}") from exc
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise DiceSetError(f"{path} is not a dice-set file ({exc})") from exc
+        except ValueError as exc:  # not JSON, or not text at all
+            raise DiceSetError(f"{path} is not a dice-set file (not JSON: {exc})") from exc
+        if not isinstance(data, dict) or not isinstance(data.get("colors"), dict):
+            raise DiceSetError(f"{path} is not a dice-set file (expected {shape})")
+        try:
+            colors = {str(k): tuple(float(x) for x in v) for k, v in data["colors"].items()}
+        except (ValueError, TypeError) as exc:
+            raise DiceSetError(f"{path} is not a dice-set file (expected {shape})") from exc
         if not colors or any(len(v) != 3 or not all(0 <= x <= 255 for x in v)
                              for v in colors.values()):
             raise DiceSetError(f"{path}: 'colors' must map names to [L, a, b], each 0-255")
