@@ -7,7 +7,8 @@ same way (`vision.evaluate.match`), then draws a seeded random sample of each ki
 the photo's own pixels (`faces.patch_at`: 1.6 dice across, scaled to 144 px): `misread.png` (a die found,
 its value wrong or missing), `missed.png` (a labelled die nothing was reported for) and
 `extra.png` (a die reported where no label is). Each tile is captioned with its index, the
-label (L), what was read (R) and the die's size. Counts go to stdout, progress to stderr.
+label (L), what was read (R) and the die's size; beside each sheet, `KIND.csv` names each tile's
+photo and place (to find it again for the audit). Counts go to stdout, progress to stderr.
 
 This is how the model card's audit of the held-out misses was made: whether a person can read
 the top face in the photo, and whether the label agrees with it, cannot be measured by the code.
@@ -15,6 +16,7 @@ the top face in the photo, and whether the label agrees with it, cannot be measu
 from __future__ import annotations
 
 import argparse
+import csv
 import sys
 from pathlib import Path
 
@@ -22,7 +24,7 @@ import cv2
 import numpy as np
 from zonkcam.models.rune55 import GROUP_SPLITS, datasets_root, group_split
 from zonkcam.models.rune55_audit import audited_heldout
-from zonkcam.vision.evaluate import _inside, match
+from zonkcam.vision.evaluate import match, on_ignored
 from zonkcam.vision.faces import patch_at
 from zonkcam.vision.progress import Progress
 from zonkcam.vision.read import Reader
@@ -65,7 +67,7 @@ def main() -> int:
         dice = reader.read(image).dice
         pairs, free = match(dice, boxes)
         ignore = getattr(item, "ignore", np.zeros((0, 4), np.float32)) * np.array([w, h, w, h])
-        dice = [d for d in dice if any(d is e for e, _ in pairs) or not _inside(d.center, ignore)]
+        dice = [d for d in dice if any(d is e for e, _ in pairs) or not on_ignored(d, ignore)]
         paired = {id(d) for d, _ in pairs}
         for d, j in pairs:
             if d.value != int(item.dice[j, 0]):
@@ -82,13 +84,17 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     for kind, rows in found.items():
-        tiles = []
+        tiles, index = [], []
         for k, i in enumerate(rng.permutation(len(rows))[:args.count]):
             path, cx, cy, size, label, read = rows[i]
             tiles.append(tile(cv2.imread(str(path)), cx, cy, size,
                               f"{k} L{label or '-'} R{read or '-'} {size:.0f}px"))
+            index.append((k, f"{path.parent.parent.name}/{path.name}", round(float(cx)),
+                          round(float(cy)), round(float(size)), label or "", read or ""))
         if tiles:
             cv2.imwrite(str(args.out / f"{kind}.png"), sheet(tiles))
+            with open(args.out / f"{kind}.csv", "w", newline="") as f:
+                csv.writer(f).writerows([("tile", "photo", "x", "y", "size", "label", "read"), *index])
         print(f"{kind}: {len(rows)} ({len(tiles)} drawn in {args.out / (kind + '.png')})")
     return 0
 

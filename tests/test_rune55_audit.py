@@ -100,6 +100,20 @@ def test_a_die_reported_in_an_ignore_box_is_neither_found_nor_extra():
     assert (t.predictions, t.matched, t.exact_images) == (1, 1, 1)
 
 
+def test_a_die_at_a_slant_boxed_whole_over_its_ignored_top_face_is_not_extra():
+    # rune55 boxes an oblique die's top face alone; the reader boxes the whole die, top and
+    # side, so its centre falls below the (ignored) label box while the box's centre is in it
+    labels = np.zeros((0, 5), np.float32)
+    ignore = np.array([[0.5, 0.44, 0.08, 0.06]], np.float32)  # the top face: y 41-47
+    slanted = Die(3, None, 0.9, 0.0, (44, 40, 56, 58), (50, 49), 0.0)  # centre y 49: outside
+    t = Tally()
+    t.add([slanted], labels, 100, 100, ignore=ignore)
+    assert (t.predictions, t.exact_images) == (0, 1)
+    t = Tally()  # a die beside the ignored one, its box clear of it, is still an extra
+    t.add([die(50, 70, 3)], labels, 100, 100, ignore=ignore)
+    assert (t.predictions, t.exact_images) == (1, 0)
+
+
 RUNE55 = datasets_root() / "rune55"
 
 

@@ -52,10 +52,16 @@ def match(dice: list[Die], boxes: np.ndarray) -> tuple[list[tuple[Die, int]], np
     return pairs, free
 
 
-def _inside(point: tuple[float, float], boxes: np.ndarray) -> bool:
-    x, y = point
+def on_ignored(die: Die, boxes: np.ndarray) -> bool:
+    """Whether `die` lies on an illegible die's box (cx, cy, w, h in pixels): its centre in the
+    box, or the box's centre in the die's box. The second is for a die seen at a slant, whose
+    label boxes its top face alone while the reader boxes the whole die, so the centres differ."""
+    x, y = die.center
+    x1, y1, x2, y2 = die.box
     return bool(((np.abs(x - boxes[:, 0]) <= boxes[:, 2] / 2)
-                 & (np.abs(y - boxes[:, 1]) <= boxes[:, 3] / 2)).any())
+                 & (np.abs(y - boxes[:, 1]) <= boxes[:, 3] / 2)).any()
+                or ((boxes[:, 0] >= x1) & (boxes[:, 0] <= x2)
+                    & (boxes[:, 1] >= y1) & (boxes[:, 1] <= y2)).any())
 
 
 @dataclass
@@ -78,7 +84,8 @@ class Tally:
             colors: Sequence[str | None] | None = None, ignore: np.ndarray | None = None) -> None:
         """One image: `labels` rows are (value, cx, cy, w, h) normalised to the image;
         `colors`: each label's colour, where known; `ignore`: boxes (cx, cy, w, h normalised) of
-        illegible dice: a reported die that matches no label and lies in one is not counted."""
+        illegible dice: a reported die that matches no label and lies on one (`on_ignored`) is
+        not counted."""
         scale = np.array([width, height, width, height], np.float32)
         boxes = labels[:, 1:] * scale
         bins = [size_bin(float(max(w, h))) for w, h in boxes[:, 2:]]
@@ -87,7 +94,7 @@ class Tally:
         pairs, _ = match(dice, boxes)
         if ignore is not None and len(ignore):  # matching first: a legible die beside one still counts
             found = {id(d) for d, _ in pairs}
-            dice = [d for d in dice if id(d) in found or not _inside(d.center, ignore * scale)]
+            dice = [d for d in dice if id(d) in found or not on_ignored(d, ignore * scale)]
         if colors is not None:
             self._add_colors(pairs, colors)
         matched, correct = len(pairs), 0
