@@ -1,4 +1,4 @@
-"""Classic game rules (C6, C7, C9, C10) played through scripts."""
+"""Classic game rules (S8, C6, C7, C9, C10) played through scripts."""
 import pytest
 from game_helpers import hits, play, script, sources, texts
 from zonkcam.rules import sheet
@@ -14,6 +14,16 @@ def test_c10_sample_score_sheet_replays_with_asterisks():
     ]
     assert [r.label for r in sheet.rows(game)[:3]] == ["Round One Total", "Round Two Total",
                                                         "Round Three Total"]
+
+
+def test_s8_the_first_to_reach_the_target_wins_and_the_target_is_a_setting():
+    thousand = "A throw 1 1 1 2 3\nA keep 1 1 1\nA bank\n"
+    game = play(thousand, "classic", "A,B")
+    assert game.players["A"].score == 1000 and not game.over  # the default target is 10,000
+    game = play("set target = 1000\n" + thousand, "classic", "A,B")
+    assert game.over and game.winners == ["A"]
+    with pytest.raises(ScriptError, match="the game is over"):
+        play("set target = 1000\n" + thousand + "B throw 1 2 3 4 6\n", "classic", "A,B")
 
 
 def test_c6_special_numbers_are_hits():

@@ -1,4 +1,5 @@
-"""The league's draws and standings (seed 001's match rules, L1-L3): pure functions, no database."""
+"""The league's draws and standings (seed 001's match rules, L1-L3) and its games' rules (L4):
+pure functions, no database."""
 import pytest
 from zonkcam.hardware.league.draw import (
     DrawError,
@@ -85,3 +86,13 @@ def test_standings_count_match_wins_then_games_then_points():
     assert (blues.match_wins, blues.game_wins, blues.points) == (0, 1, 22150)
     assert golds.to_json() == {"team": "Golds", "matches": 0, "match_wins": 0, "games": 0, "game_wins": 0,
                                "points": 0, "hits": 0}
+
+
+def test_l4_a_league_game_is_its_season_variant_with_league_play_on():
+    from zonkcam.hardware.league.db import LeagueError, ruleset_for
+    from zonkcam.rules.ruleset import ruleset_from_dict
+
+    rules = ruleset_from_dict(ruleset_for("albany", {"target": 5000}))
+    assert rules.game.league and rules.target == 5000  # A11 off, A13-A15 and the clock on
+    with pytest.raises(LeagueError):
+        ruleset_for("albany", {"no.such.option": 1})

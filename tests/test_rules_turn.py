@@ -123,7 +123,7 @@ def test_w7_devil_event_kept_even_if_the_turn_bloades():
     assert t.outcome == "bloades" and "devil" in types(t.events)
 
 
-def test_w10_spaz_ends_the_turn_with_no_points():
+def test_s9_w10_spaz_ends_the_turn_with_no_points():
     t = turn("wheaton")
     t.throw(dice(1, 1, 1, 2, 3))
     t.keep([0, 1, 2])
