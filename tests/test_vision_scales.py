@@ -165,6 +165,66 @@ def test_a_tray_of_dice_read_as_one_die_close_up_keeps_its_dice():
     assert kept == dice
 
 
+def test_a_crops_die_read_surely_at_its_halves_is_one_where_the_middle_view_reads_one():
+    """scale_eval's 71-px crop of a five (round 10): the first look read it surely at two halves
+    (28 and 22 px, each a five), which looked like dice side by side inside the close-up's five
+    (50 px); the 160-px view read one five there, 34 px (0.68 of the close-up's: before, under
+    `SAME_DIE`, the two halves stayed)."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    halves = [candidate(31, 39, 28, True), candidate(47, 31, 22, True)]
+    close_up = [candidate(33, 32, 50, True)]
+    kept = whole_dice(halves, close_up, 71, reader.unsure, reader.rejects,
+                      lambda: [candidate(33, 35, 34, True)])
+    assert [c.proposal.size for c in kept] == [50]
+    two = [candidate(25, 32, 26, True), candidate(47, 32, 26, True)]  # dice side by side stay
+    assert whole_dice(halves, close_up, 71, reader.unsure, reader.rejects, lambda: two) == halves
+
+
+def test_a_blurred_crops_many_pips_read_unsurely_give_way_to_its_die():
+    """An 80-px crop of a blurred six: the first look read nine of its pips unsurely, more than
+    a die's pips (`MOST_PIPS`), which was taken for a tray of dice (before: nine dice); a tray's
+    dice are read surely."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    pips = [candidate(20 + 14 * (i % 3), 24 + 14 * (i // 3), 11, False) for i in range(9)]
+    close_up = [candidate(45, 57, 70, True)]
+    kept = whole_dice(pips, close_up, 80, reader.unsure, reader.rejects)
+    assert [c.proposal.size for c in kept] == [70]
+
+
+def test_a_crops_die_read_unsurely_whole_stands_for_its_pips_read_unsurely():
+    """An 84-px crop of a dark two (scale_eval round 10): the first look read three pips
+    unsurely as dice (14 px), the close-up the die, 69 px, unsurely; nothing was read whole, so
+    the pips stayed. A die read surely among them, or pips beside a die read whole, stay as they
+    are read."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    pips = [candidate(31, 35, 14, False), candidate(57, 49, 14, False),
+            candidate(32, 64, 12, False)]
+    close = [candidate(53, 47, 69, False)]
+    kept = scales.in_a_crop(pips, close, 84, 84, reader.unsure, reader.rejects)
+    assert [c.proposal.size for c in kept] == [69]
+    sure = [*pips[:2], candidate(32, 64, 12, True)]
+    assert scales.in_a_crop(sure, close, 84, 84, reader.unsure, reader.rejects) == sure
+
+
+def test_a_neighbours_corner_at_a_crops_edge_is_no_die(reader):
+    """A 200-px crop of a two (140 px) with a neighbour's corner in its top right corner: the
+    first look read the corner as a four, unsurely, beside the two read surely (before: two
+    dice); nor is a die cut by the edge, a third of the die read whole, read surely as a one
+    (scale_eval's 228-px crop of a three, a 68-px corner at its edge)."""
+    image = background(np.random.default_rng(2), 200, 200, "paper")
+    draw_die(image, DrawnDie(2, "white", 100, 100, 140, 10.0))
+    draw_die(image, DrawnDie(3, "white", 214, -14, 140, 20.0))
+    assert [d.value for d in reader.read(image).dice] == [2]
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    three, corner = candidate(111, 117, 179, True), candidate(218, 38, 68, True)
+    assert scales.in_a_crop([corner, three], [], 228, 228, reader.unsure,
+                            reader.rejects) == [three]
+
+
 def test_touching_dice_in_an_8_mp_still_are_read_apart(reader):
     """Six dice ~100 px across side by side in a block on a dark tray, 3280x2464: at 1280 px
     they show ~40 px and the proposer makes 2 dice of them; the region round those, proposed

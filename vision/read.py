@@ -284,15 +284,20 @@ class Reader(CropReader):
             return found  # a caller that knows the dice's size (a live table) needs none
         # only a die of `CLOSE_UP_LEAST` of the picture can take others' places
         # (`scales.whole_die`): the close-up's smaller proposals are not read (~4 ms a picture)
-        whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
-                                    canvas=scales.CLOSE_UP_CANVAS,
-                                    least=scales.CLOSE_UP_LEAST * long_side)
+        close = whole = self._candidates_at(image, scales.CLOSE_UP_SIDE, size,
+                                            canvas=scales.CLOSE_UP_CANVAS,
+                                            least=scales.CLOSE_UP_LEAST * long_side)
         # the 160-px view costs a proposal: read at most once, and only when asked
         middle = cache(lambda: self._candidates_at(image, scales.MIDDLE_SIDE, size))
-        if long_side < self.proposer_side and not any(
-                scales.whole_die(c, long_side, self.unsure, self.rejects) for c in whole):
+        crop = long_side < self.proposer_side
+        if crop and not any(scales.whole_die(c, long_side, self.unsure, self.rejects)
+                            for c in whole):
             whole = middle()
-        return scales.whole_dice(found, whole, long_side, self.unsure, self.rejects, middle)
+        found = scales.whole_dice(found, whole, long_side, self.unsure, self.rejects, middle)
+        if not crop:
+            return found
+        return scales.in_a_crop(found, close, image.shape[1], image.shape[0], self.unsure,
+                                self.rejects)
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
                        canvas: int = 1, near: Sequence[Candidate] | None = None,

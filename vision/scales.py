@@ -7,7 +7,9 @@ most dice surely is kept (`how_well`), and where its dice are still small there,
 round them is proposed once more at the scale where they are ~64 px (`focus`). A die filling a
 crop is ~250 px wide at 320 px and its pips pass for dice, so a picture whose dice are large in
 it is also proposed shrunk onto a plain canvas (`on_canvas`), and a die read whole there takes
-the place of its pips (`whole_dice`).
+the place of its pips (`whole_dice`); in a crop smaller than the proposer's view, specks, a
+neighbour's corner at its edge and pips read unsurely round a die read whole or unsurely give
+way to it (`in_a_crop`).
 
 `benchmarks/scale_eval.py` measures these on rune55 photos made small and heaped on a 12 MP
 table, pushed together on an 8 MP tray, and cut to one die.
@@ -54,6 +56,9 @@ MIDDLE_SIDE = 160
 # under 20 px there, and a heap of dice can pass for one).
 CLOSE_UP_LEAST = 0.4
 SAME_DIE = 0.75  # a die read at both scales: the first pass's is at least this of the close-up's
+# The middle view's one die of the close-up's value, this share of it or more, is that die: what
+# the first look read inside it surely is its halves or pips (scale_eval's close-ups: 0.68-0.72)
+ONE_DIE = 0.6
 # The first pass's "dice" inside a close-up's die are its pips where they lie closer than this ×
 # their size, or are under this share of its size (dice side by side in one box are half of it),
 # unless two or more are read surely at that share, or at `SURE_DICE` of the picture (dice side
@@ -81,6 +86,10 @@ NEAR_SURE = 2
 # region round it (a die proposed at over 1.45 times the others' size is out of line:
 # `second_look.OUT_OF_LINE`): touching dice on a tray, the others merged with the one read.
 ALONE_MOST = 1.45
+# In a crop of one die, a die cut by its edge (within `EDGE_REACH` of its size) under this share
+# of the die read whole is a neighbour's corner (scale_eval's close-ups: 0.26-0.38, read as ones)
+EDGE_SHARE = 0.5
+EDGE_REACH = 0.2
 MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
 # A die's pips read as dice read as ones, or as the die's own value (a crop of part of its face):
 # this many read surely as neither inside a close-up's die are dice side by side (a heap of ~40-px
@@ -261,6 +270,9 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
             # read there are ones, or of its value: a small crop's two read as a one and a two)
         # one die of the close-up's value there, if smaller: its box is off, its read is not
         agrees = len(seen) == 1 and seen[0].value == big.value
+        # ... and where that die is `ONE_DIE` of the close-up's or more, what lies inside is it
+        # (a crop's five read surely at its halves, or at its middle and a pip as a one)
+        one_die = agrees and seen[0].proposal.size >= ONE_DIE * b.size
         if len(seen) == 1 and seen[0].proposal.size >= SAME_DIE * b.size:
             big, b = seen[0], seen[0].proposal  # one die, seen whole at the middle scale
             inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
@@ -275,15 +287,18 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
             # view read the close-up's value: a drawn five's middle cut at a third of it reads
             # as a four surely, a two's pip as a one)
             continue
-        if len(inside) > MOST_PIPS:
-            continue  # a tray of dice the close-up took for one (rune55 PXL_20240219_192227570)
+        if sum(not unsure(found[i]) for i in inside) > MOST_PIPS:
+            continue  # a tray of dice the close-up took for one (rune55 PXL_20240219_192227570;
+            # a blurred crop's pips, many, are read unsurely)
         fine = [found[i].proposal for i in inside]
         dice = sum(not unsure(found[i]) and (found[i].proposal.size >= PIP_SHARE * b.size
                                              or found[i].proposal.size >= SURE_DICE * long_side)
                    for i in inside)
-        if dice > 1 or other_values(big, [found[i] for i in inside], unsure) >= OTHER_VALUES or (
+        side_by_side = dice > 1 or other_values(
+            big, [found[i] for i in inside], unsure) >= OTHER_VALUES or (
                 len(fine) > 1 and not crowded(fine) and (
-                    float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size)):
+                    float(np.median([p.size for p in fine])) >= PIP_SHARE * b.size))
+        if side_by_side and not one_die:
             continue  # dice side by side, which the close-up took for one (or its vignette)
         dropped.update(inside)
         out.append(big)
@@ -301,6 +316,57 @@ def without_specks(found: list[Candidate], whole: Sequence[Proposal], unsure: Ju
         c.proposal.size < PIP_SHARE * d.size
         and math.hypot(c.proposal.cx - d.cx, c.proposal.cy - d.cy) < SPECK_REACH * d.size
         for d in whole)]
+
+
+def in_a_crop(found: list[Candidate], close: Sequence[Candidate], width: int, height: int,
+              unsure: Judge, rejects: Judge) -> list[Candidate]:
+    """`found` in a picture smaller than the proposer's view (a crop of one die), where the
+    close-up (`close`) has had its say: with no die read whole, the close-up's die read unsurely
+    in place of the pips read unsurely round it (`unsure_whole`); beside a die read whole, no
+    speck read unsurely under `PIP_SHARE` of it, and no die cut by the picture's edge under
+    `EDGE_SHARE` of it (a neighbour's corner, read as a one), lying outside its box."""
+    found = unsure_whole(found, close, max(width, height), unsure, rejects)
+    whole = [c.proposal for c in found if whole_die(c, max(width, height), unsure, rejects)]
+
+    def not_a_die(c: Candidate) -> bool:
+        p = c.proposal
+        return not rejects(c) and all(p is not d for d in whole) and any(
+            (unsure(c) and p.size < PIP_SHARE * d.size) or (
+                p.size < EDGE_SHARE * d.size and not _within(p, d) and _at_edge(p, width, height))
+            for d in whole)
+
+    return [c for c in found if not not_a_die(c)]
+
+
+def unsure_whole(found: list[Candidate], close: Sequence[Candidate], long_side: int,
+                 unsure: Judge, rejects: Judge) -> list[Candidate]:
+    """`found`, where no die of it is read whole, with the close-up's largest die of
+    `CLOSE_UP_LEAST` of the picture or more, read unsurely, in place of what `found` read
+    within `SPECK_REACH` of its side from its middle where that is only pips: read unsurely,
+    each under `PIP_SHARE` of it. Seen whole at a size the classifier knows, a blurred crop's
+    die is read right more often than not; its pips, each read as a die, never are (scale_eval's
+    close-ups, seeds 37 and 41: 8 of 9 such dice read right)."""
+    if any(whole_die(c, long_side, unsure, rejects) for c in found):
+        return found
+    big = max((c for c in close if not rejects(c)
+               and c.proposal.size >= CLOSE_UP_LEAST * long_side),
+              key=lambda c: c.proposal.size, default=None)
+    if big is None:
+        return found
+    b = big.proposal  # its box can lie a third of a die off its middle: its reach, as a speck's
+    inside = [c for c in found if not rejects(c)
+              and math.hypot(c.proposal.cx - b.cx, c.proposal.cy - b.cy) < SPECK_REACH * b.size]
+    if not inside or any(not unsure(c) or c.proposal.size >= PIP_SHARE * b.size
+                         for c in inside):
+        return found
+    return [c for c in found if all(c is not i for i in inside)] + [big]
+
+
+def _at_edge(p: Proposal, width: int, height: int) -> bool:
+    """Whether `p`'s box reaches within `EDGE_REACH` of its size of the picture's edge."""
+    m = EDGE_REACH * p.size
+    return (p.cx - p.w / 2 < m or p.cy - p.h / 2 < m or p.cx + p.w / 2 > width - m
+            or p.cy + p.h / 2 > height - m)
 
 
 def whole_die(c: Candidate, long_side: int, unsure: Judge, rejects: Judge) -> bool:
