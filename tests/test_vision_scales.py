@@ -209,6 +209,60 @@ def test_a_crops_die_read_unsurely_whole_stands_for_its_pips_read_unsurely():
     assert scales.in_a_crop(sure, close, 84, 84, reader.unsure, reader.rejects) == sure
 
 
+def read_as(cx: float, cy: float, size: float, value: int, sure: bool = True) -> Candidate:
+    """A candidate read as `value`, surely (0.95) or not (0.6)."""
+    probs = np.zeros(7, np.float32)
+    probs[value] = 0.95 if sure else 0.6
+    empty = np.zeros((1, 1), np.float32)
+    return Candidate(Proposal(cx, cy, size, size, 0.9), 0.0, probs, empty, empty, empty)
+
+
+def test_a_crops_five_read_surely_at_its_corners_is_the_close_ups_five():
+    """scale_eval's 72-px crop of a five (round 10): the first look read three of its corners
+    surely as fives (15-19 px) and a pip unsurely; the close-up read the five whole (40 px), but
+    two fives read surely inside it looked like dice side by side. A part read as another value,
+    or the close-up's die read unsurely, leaves them as read."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    parts = [read_as(28, 33, 18, 5), read_as(48, 44, 19, 5), read_as(29, 47, 15, 5),
+             read_as(40, 37, 9, 2, sure=False)]
+    five = read_as(33, 39, 40, 5)
+    kept = scales.in_a_crop(parts, [five], 72, 72, reader.unsure, reader.rejects)
+    assert kept == [five]
+    other = [*parts[:3], read_as(40, 37, 9, 3)]
+    kept = scales.in_a_crop(other, [five], 72, 72, reader.unsure, reader.rejects)
+    assert all(c is not five for c in kept) and any(c is other[3] for c in kept)
+    unsure = read_as(33, 39, 40, 5, sure=False)
+    kept = scales.in_a_crop(parts, [unsure], 72, 72, reader.unsure, reader.rejects)
+    assert all(c is not unsure for c in kept)
+
+
+def test_a_die_read_twice_in_a_crop_is_one_die():
+    """A 100-px crop of a six read surely by two views at boxes 14 px apart (32 and 30 px): one
+    die. Dice side by side, a die apart, or of other values, stay."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    twice = [read_as(41.5, 37, 30, 6), read_as(38, 50.5, 32, 6)]
+    assert scales.in_a_crop(twice, [], 100, 100, reader.unsure,
+                            reader.rejects) == [twice[1]]
+    apart = [read_as(30, 50, 30, 6), read_as(62, 50, 30, 6)]
+    assert scales.in_a_crop(apart, [], 100, 100, reader.unsure, reader.rejects) == apart
+    other = [read_as(41.5, 37, 30, 6), read_as(38, 50.5, 32, 5)]
+    assert scales.in_a_crop(other, [], 100, 100, reader.unsure, reader.rejects) == other
+
+
+def test_two_close_up_dice_the_middle_view_reads_as_one_are_one_die():
+    """scale_eval's 228-px crop of a six (round 10): the close-up read two sixes (128 and 97 px)
+    over one six the 160-px view read whole (169 px), which stood in for each (before: the same
+    six reported twice)."""
+    reader = Reader.__new__(Reader)
+    reader.reject_threshold = 0.5
+    close_up = [candidate(141, 138, 128, True), candidate(84, 87, 97, True)]
+    one = candidate(106, 117, 169, True)
+    kept = whole_dice([], close_up, 228, reader.unsure, reader.rejects, lambda: [one])
+    assert kept == [one]
+
+
 def test_a_neighbours_corner_at_a_crops_edge_is_no_die(reader):
     """A 200-px crop of a two (140 px) with a neighbour's corner in its top right corner: the
     first look read the corner as a four, unsurely, beside the two read surely (before: two

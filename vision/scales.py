@@ -86,10 +86,14 @@ NEAR_SURE = 2
 # region round it (a die proposed at over 1.45 times the others' size is out of line:
 # `second_look.OUT_OF_LINE`): touching dice on a tray, the others merged with the one read.
 ALONE_MOST = 1.45
-# In a crop of one die, a die cut by its edge (within `EDGE_REACH` of its size) under this share
-# of the die read whole is a neighbour's corner (scale_eval's close-ups: 0.26-0.38, read as ones)
-EDGE_SHARE = 0.5
+# In a crop of one die, beside the die read whole, a die under this share of it is none where it
+# is read unsurely (a pip, a speck: scale_eval's crops 0.39-0.49 of it) or cut by the crop's edge
+# (within `EDGE_REACH` of its size; a neighbour's corner, read as a one: 0.26-0.38)
+CROP_SHARE = 0.5
 EDGE_REACH = 0.2
+# ... and a die read within this share of a larger die's side of its middle, of its value, is
+# that die read twice (dice side by side lie a die apart; scale_eval's crops: 0.31-0.78)
+SAME_PLACE = 0.8
 MOST_PIPS = 6  # more "dice" than this inside a close-up's die are dice (a heap the close-up read as one)
 # A die's pips read as dice read as ones, or as the die's own value (a crop of part of its face):
 # this many read surely as neither inside a close-up's die are dice side by side (a heap of ~40-px
@@ -276,7 +280,8 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
         if len(seen) == 1 and seen[0].proposal.size >= SAME_DIE * b.size:
             big, b = seen[0], seen[0].proposal  # one die, seen whole at the middle scale
             inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
-            if not (len(inside) == 1 and found[inside[0]].proposal.size >= SAME_DIE * b.size):
+            same = len(inside) == 1 and found[inside[0]].proposal.size >= SAME_DIE * b.size
+            if not (same or any(big is c for c in out[len(found):])):  # (two close-up dice)
                 dropped.update(inside)
                 out.append(big)
             continue
@@ -321,31 +326,44 @@ def without_specks(found: list[Candidate], whole: Sequence[Proposal], unsure: Ju
 def in_a_crop(found: list[Candidate], close: Sequence[Candidate], width: int, height: int,
               unsure: Judge, rejects: Judge) -> list[Candidate]:
     """`found` in a picture smaller than the proposer's view (a crop of one die), where the
-    close-up (`close`) has had its say: with no die read whole, the close-up's die read unsurely
-    in place of the pips read unsurely round it (`unsure_whole`); beside a die read whole, no
-    speck read unsurely under `PIP_SHARE` of it, and no die cut by the picture's edge under
-    `EDGE_SHARE` of it (a neighbour's corner, read as a one), lying outside its box."""
-    found = unsure_whole(found, close, max(width, height), unsure, rejects)
+    close-up (`close`) has had its say: where no die is read whole, the close-up's die in place
+    of its pips or parts read round it (`close_up_die`); no die read twice
+    (`read_once`); beside a die read whole, no die under `CROP_SHARE` of it read unsurely (a
+    speck), nor cut by the picture's edge and lying outside its box (a neighbour's corner)."""
+    found = read_once(close_up_die(found, close, max(width, height), unsure, rejects), rejects)
     whole = [c.proposal for c in found if whole_die(c, max(width, height), unsure, rejects)]
 
     def not_a_die(c: Candidate) -> bool:
         p = c.proposal
         return not rejects(c) and all(p is not d for d in whole) and any(
-            (unsure(c) and p.size < PIP_SHARE * d.size) or (
-                p.size < EDGE_SHARE * d.size and not _within(p, d) and _at_edge(p, width, height))
-            for d in whole)
+            p.size < CROP_SHARE * d.size and (
+                unsure(c) or (not _within(p, d) and _at_edge(p, width, height))) for d in whole)
 
     return [c for c in found if not not_a_die(c)]
 
 
-def unsure_whole(found: list[Candidate], close: Sequence[Candidate], long_side: int,
+def read_once(found: list[Candidate], rejects: Judge) -> list[Candidate]:
+    """`found` without a die read of the value of a larger die read within `SAME_PLACE` of its
+    size of its middle: one die read twice, by two views or at a part of it (dice lie side by
+    side, a die apart)."""
+    dice = sorted((c for c in found if not rejects(c)), key=lambda c: -c.proposal.size)
+    twice = [c for i, c in enumerate(dice) if any(
+        d.value == c.value and math.hypot(c.proposal.cx - d.proposal.cx, c.proposal.cy
+                                          - d.proposal.cy) < SAME_PLACE * d.proposal.size
+        for d in dice[:i])]
+    return [c for c in found if all(c is not t for t in twice)]
+
+
+def close_up_die(found: list[Candidate], close: Sequence[Candidate], long_side: int,
                  unsure: Judge, rejects: Judge) -> list[Candidate]:
     """`found`, where no die of it is read whole, with the close-up's largest die of
-    `CLOSE_UP_LEAST` of the picture or more, read unsurely, in place of what `found` read
-    within `SPECK_REACH` of its side from its middle where that is only pips: read unsurely,
-    each under `PIP_SHARE` of it. Seen whole at a size the classifier knows, a blurred crop's
-    die is read right more often than not; its pips, each read as a die, never are (scale_eval's
-    close-ups, seeds 37 and 41: 8 of 9 such dice read right)."""
+    `CLOSE_UP_LEAST` of the picture or more in place of what `found` read within `SPECK_REACH`
+    of its side from its middle, where all that is its pips (read unsurely, under `PIP_SHARE`
+    of it) or, the close-up's die read surely, parts of its face (read as its value or as ones,
+    under `SAME_DIE` of it: a five read surely at three of its corners). Seen whole at a size
+    the classifier knows, a blurred crop's die read unsurely is read right more often than not;
+    its pips and parts, each read as a die, never are (scale_eval's close-ups, seeds 37 and 41:
+    8 of 9 such unsure dice read right)."""
     if any(whole_die(c, long_side, unsure, rejects) for c in found):
         return found
     big = max((c for c in close if not rejects(c)
@@ -356,8 +374,12 @@ def unsure_whole(found: list[Candidate], close: Sequence[Candidate], long_side: 
     b = big.proposal  # its box can lie a third of a die off its middle: its reach, as a speck's
     inside = [c for c in found if not rejects(c)
               and math.hypot(c.proposal.cx - b.cx, c.proposal.cy - b.cy) < SPECK_REACH * b.size]
-    if not inside or any(not unsure(c) or c.proposal.size >= PIP_SHARE * b.size
-                         for c in inside):
+
+    def part(c: Candidate) -> bool:
+        return (unsure(c) and c.proposal.size < PIP_SHARE * b.size) or (
+            not unsure(big) and c.value in (1, big.value) and c.proposal.size < SAME_DIE * b.size)
+
+    if not inside or not all(part(c) for c in inside):
         return found
     return [c for c in found if all(c is not i for i in inside)] + [big]
 
