@@ -17,7 +17,10 @@ and not counted either way, so that the figures measure the reader rather than r
   fails, the box), 60-120 px across on an 8 MP dark tray, each pushed against one already placed
   until 1-3 px apart, as issue 36's Pi-camera stills where two touching dice got one box.
 - `close-up`: each die with no other die's centre near it, cut out with a margin of 0.1-0.3
-  of its side, as the single-die crops of issue 36 (their own size, ~40-200 px).
+  of its side, as the single-die crops of issue 36 (their own size, ~40-200 px). The margins
+  come from the generator `phone` and `tiny` draw from first: `--proxies close-up` alone cuts
+  other crops than the default set (seed 37 at 3da8245: precision .9777 alone, .9464 in the
+  default set; issue 36 round 10).
 - `pi-tray` (not in the default set): one still a photo of 5-8 dice of one size, 80-140 px, on an
   8 MP dark tray, two or three pairs of them touching (a third of the stills a row or an L of
   three), the rest alone; the dice drawn at random from all the photos' legible dice, cut along
