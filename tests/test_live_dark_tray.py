@@ -213,3 +213,30 @@ def test_a_white_die_lying_flat_by_floor_lit_past_its_shaded_edge_is_not_cocked(
         ratio = top_face_ratio(image, (120, 100), SIDE)
         assert ratio is None or not LEAST_TOP <= ratio <= SHORT_TOP, (seed, ratio)
         assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+def fading_two(image: np.ndarray, cx: float, cy: float, angle: float, face: int,
+               fade: float = 0.35) -> None:
+    """A dark grey two lying flat as a real die's photo under a lamp to one side shows it:
+    its face lit along one edge and darkening over `fade` of it to the floor's grey at the
+    other, so that only its lit part stands out from the floor."""
+    x = (np.arange(SIDE) + 0.5) / SIDE
+    grey = np.where(x > 1 - fade, face - (face - FLOOR[0]) * (x - (1 - fade)) / fade, face)
+    grey = np.where(x < 0.12, face + 14, grey)
+    sprite = np.repeat(np.repeat(grey[None, :, None], SIDE, 0), 3, 2).astype(np.float32)
+    for k in (0.3, 0.7):
+        cv2.circle(sprite, (round(k * SIDE), round(k * SIDE)), 3, (150, 150, 150), -1)
+    paste_turned(image, np.clip(sprite, 0, 255).astype(np.uint8), cx, cy, angle)
+
+
+@pytest.mark.parametrize("angle", [10, 20, 45, 70])
+@pytest.mark.parametrize("face", [50, 56])
+def test_a_dark_die_lying_flat_whose_shaded_part_merges_with_the_floor_is_not_cocked(angle, face):
+    # issue 34, 81018 t2 and 82018 t7: a dark two's lit part alone stood out, a die long and
+    # 0.76-0.85 of one wide with no side seen, and passed for a leaning die's top face whose
+    # side the floor swallows
+    image = dark_tray()
+    fading_two(image, 120, 100, angle, face)
+    ratio = top_face_ratio(image, (120, 100), SIDE)
+    assert ratio is None or not LEAST_TOP <= ratio <= SHORT_TOP, ratio
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"

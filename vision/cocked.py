@@ -23,7 +23,7 @@ import numpy as np
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH
 from zonkcam.vision.geometry import LEAN_REACH, STACKED, TWICE
-from zonkcam.vision.silhouette import silhouette
+from zonkcam.vision.silhouette import on_dark_table, silhouette
 
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
 TWO_DICE_ASPECT = 1.75  # ...and at most this (two touching dice measure about 2)
@@ -67,13 +67,13 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     long = _long_silhouette(image_bgr, center, side, others, sides)
     if not isinstance(long, tuple):
         return long
-    turned, width, length, die = long
+    turned, width, length, die, dark = long
     # The pips' colour is judged first by what takes out more (`_levels`); on a light die
     # with large pips an opening takes as much of the face between them, and the face's grey
     # shows no short top face where the other judgement shows one: a top face short as a
     # cocked die's either way is one.
     grey = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
-    first = _ratio(turned, _levels(grey, width), width, length, die)
+    first = _ratio(turned, _levels(grey, width), width, length, die, dark)
     if _short(first):
         return first
     # ...but only a silhouette longer than a die (a top face and its side) with its face
@@ -81,16 +81,17 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     if length < SIDE_SEEN * die:
         return first
     level = _levels(grey, width, judged=False)
-    second = _ratio(turned, level, width, length, die)
+    second = _ratio(turned, level, width, length, die, dark)
     return second if _short(second) and _sharp_step(level) else first
 
 
 def _long_silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
                      others: Sequence[tuple[float, float]], sides: bool
-                     ) -> tuple[np.ndarray, float, float, float] | float | None:
+                     ) -> tuple[np.ndarray, float, float, float, bool] | float | None:
     """The die's silhouette turned so its long axis runs down the rows (BGR, `0.7` of its
-    width across), its width and length and the die's side (patch pixels), when it is long;
-    else what `top_face_ratio` says: 1.0 (square) or None (a piece of a die, two dice)."""
+    width across), its width and length and the die's side (patch pixels) and whether the
+    table round it is dark (`on_dark_table`), when it is long; else what `top_face_ratio`
+    says: 1.0 (square) or None (a piece of a die, two dice)."""
     # A die read at its top face can reach past the reader's window: find it in a wider one,
     # then measure it centred in the narrower one, at a finer scale.
     found = silhouette(image_bgr, center, side, others, FIND_WINDOW, sides, lighter=True,
@@ -119,7 +120,7 @@ def _long_silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: f
     turned = turned[c - half_l:c + half_l, c - half_w:c + half_w]
     if turned.size == 0:
         return None
-    return turned, width, length, found.side
+    return turned, width, length, found.side, on_dark_table(found.patch)
 
 
 def side_slant(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -132,7 +133,7 @@ def side_slant(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     long = _long_silhouette(image_bgr, center, side, others, True)
     if not isinstance(long, tuple):
         return None
-    turned, width, _, _ = long
+    turned, width, _, _, _ = long
     grey = cv2.cvtColor(turned, cv2.COLOR_BGR2GRAY)
     half = grey.shape[1] // 2
     steps = [_bright_run(_levels(grey, width, cols=cols))
@@ -166,9 +167,10 @@ def _short(ratio: float | None) -> bool:
     return ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP
 
 
-def _ratio(rows_bgr: np.ndarray, level: np.ndarray, width: float, length: float, side: float
-           ) -> float | None:
-    """`top_face_ratio` from the face's grey along a long silhouette (`level`)."""
+def _ratio(rows_bgr: np.ndarray, level: np.ndarray, width: float, length: float, side: float,
+           dark: bool = False) -> float | None:
+    """`top_face_ratio` from the face's grey along a long silhouette (`level`); `dark`: on a
+    dark table (`on_dark_table`)."""
     top = _bright_run(level)
     if top is not None and top < ALL_FACE * len(level):
         if length < SIDE_SEEN * side and length < SIDE_ASPECT * width:
@@ -181,7 +183,11 @@ def _ratio(rows_bgr: np.ndarray, level: np.ndarray, width: float, length: float,
         return None if _another_colour(rows_bgr, level, top) else top / across
     # No side seen: where it merges with the table, the top face shows alone, one die side
     # long and narrower than a die lying flat (a stack is wider, its top die nearer the lens).
-    if length <= FACE_LONG * side:
+    # Not on a dark table: a die lighter than a dark floor has its face's shaded part merge
+    # with it, so the lit part of a flat die is as narrow (81018 t2, 82018 t7: dark twos 0.76
+    # and 0.85 of a side wide, a die long), and a leaning die there shows its side: lighter
+    # than the floor (a step), or its pips as pieces on a side as dark as the floor.
+    if length <= FACE_LONG * side and not dark:
         return width / side
     return None
 
