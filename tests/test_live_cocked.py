@@ -16,6 +16,7 @@ from zonkcam.vision.cocked import (
 )
 from zonkcam.vision.dice import Die
 from zonkcam.vision.geometry import mark_geometry
+from zonkcam.vision.quorum import cocked_or_flat
 from zonkcam.vision.sim.scene import _draw_face
 from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation, unkind
 from zonkcam.vision.stream import ThrowStream
@@ -310,6 +311,45 @@ def test_a_flat_die_that_a_leaning_dies_side_covers_askew_stays_flat(color, angl
     reads = [die(*flat, 1), die(x - 0.17 * s, y, 4)]  # the leaning die read at its top face
     marked = mark_cocked(image, reads, s)
     assert [(d.status, d.value) for d in marked] == [("ok", 1), ("cocked", None)]
+
+
+def _leaning_over_a_flat_one(color: str, angle: float, noise: int = 0):
+    """A one lying flat and a four leaning with its side over its near edge, turned 30° to
+    it (`test_a_flat_die_that_a_leaning_dies_side_covers_askew_stays_flat`'s scene):
+    (picture, the flat die's place, the leaning die's, a die's side)."""
+    sim = Simulation(SimConfig(seed=2, throws=1))
+    x, y = (float(v) for v in np.asarray(sim.polygon, np.float32).mean(axis=0))
+    s = sim.size
+    flat = (x + 0.95 * s, y + 0.09 * s)
+    image = sim.render(noise, Frame([SimDie(1, color, *flat, 73, "ok"),
+                                     SimDie(4, color, x, y, angle, "cocked", side=1)]))
+    return image, flat, (x, y), s
+
+
+@pytest.mark.parametrize(("color", "angle", "off"),
+                         [("white", 103, 0.25), ("white", 283, 0.3), ("red", 103, 0.3),
+                          ("white", 103, 0.35)])
+def test_a_flat_die_that_a_leaning_dies_side_covers_is_told_apart_read_farther_off(
+        color, angle, off):
+    # issue 34, 81011 t6: the leaning die read at its top face 1.2-1.3 sides from the flat
+    # one (its side over the flat die's corner): farther apart than dice were compared
+    image, flat, (x, y), s = _leaning_over_a_flat_one(color, angle)
+    marked = mark_cocked(image, [die(*flat, 1), die(x - off * s, y, 4)], s)
+    assert [(d.status, d.value) for d in marked] == [("ok", 1), ("cocked", None)]
+
+
+@pytest.mark.parametrize(("color", "angle", "off"),
+                         [("white", 103, 0.17), ("red", 103, 0.17), ("white", 283, 0.3)])
+def test_a_flat_die_a_leaning_die_covers_stays_flat_on_the_quorums_mean(color, angle, off):
+    # issue 34, 81011 t6: read flat in two pictures of three and cocked in one, the flat die
+    # was decided on the pictures' mean, where the side over its edge makes it look cocked
+    pictures = [_leaning_over_a_flat_one(color, angle, noise)[0] for noise in range(3)]
+    _, flat, (x, y), s = _leaning_over_a_flat_one(color, angle)
+    one = die(*flat, 1)
+    leaning = replace(die(x - off * s, y, 4), value=None, status="cocked")
+    quorum = [[one, leaning], [one, leaning], [replace(one, value=None, status="cocked"), leaning]]
+    decided = cocked_or_flat([one, leaning], quorum, pictures, s)
+    assert [(d.status, d.value) for d in decided] == [("ok", 1), ("cocked", None)]
 
 
 class _ReadsATwo:

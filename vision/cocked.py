@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH
-from zonkcam.vision.geometry import LEAN_REACH, STACKED, TWICE
+from zonkcam.vision.geometry import STACKED, TWICE
 from zonkcam.vision.silhouette import on_dark_table, silhouette
 
 LONG_ASPECT = 1.15  # a silhouette at least this long for its width may be a cocked die...
@@ -51,6 +51,10 @@ SIDE_ASPECT = 1.3
 SHARP = 0.2  # of the step: a top face and its side are two flat greys (a shaded face a slope)
 ROW_PCT = 35  # a row's grey: this percentile from the face's side (the median let side pips in)
 SLANT = 0.25  # rows per column (14°): a side meeting the top face more askew is another die's
+# die sides between a die leaning with its side over a flat die's near edge, read at its top
+# face, and that flat die: up to 0.38 + 0.64 + 0.5 at a 40° lean, less what the side covers
+# (81011 t6: a flat four and a die leaning on its corner, read 1.21-1.23 apart)
+OVER_REACH = 1.5
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
@@ -264,7 +268,7 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
     top face square (a white die's darkened side is read as a die under a side from its top
     face). If together they look
     cocked, both reads are marked cocked: `mark_geometry` then keeps the surer as the die.
-    Of two dice read cocked within `LEAN_REACH`, one may lie flat (`_one_leaning`)."""
+    Of two dice read cocked within `OVER_REACH`, one may lie flat (`_one_leaning`)."""
     flat = [d.status in ("ok", "unreadable") for d in dice]
     cocked = [f and looks_cocked(image_bgr, d.center, side, _centres(dice, {i}))
               for i, (d, f) in enumerate(zip(dice, flat, strict=True))]
@@ -285,7 +289,7 @@ def mark_cocked(image_bgr: np.ndarray, dice: list[Die], side: float) -> list[Die
 
 def _one_leaning(image_bgr: np.ndarray, dice: list[Die], side: float, cocked: list[bool]) -> None:
     """Un-mark in `cocked` a die lying flat that another die leans over: the two are read
-    `LEAN_REACH` apart at most, both look cocked (the leaning die's side covers the flat
+    `OVER_REACH` apart at most, both look cocked (the leaning die's side covers the flat
     die's near edge, so each shows a short bright part and the same darker part), and the
     side meets the leaning die's top face square (`side_slant` at most `SLANT`) and crosses
     the flat die's face askew (or not across it all)."""
@@ -298,10 +302,19 @@ def _one_leaning(image_bgr: np.ndarray, dice: list[Die], side: float, cocked: li
         return s is not None and s <= SLANT
 
     near = [(i, j) for i in range(len(dice)) for j in range(len(dice))
-            if i != j and math.dist(dice[i].center, dice[j].center) < LEAN_REACH * side]
+            if i != j and math.dist(dice[i].center, dice[j].center) < OVER_REACH * side]
     for i, j in near:  # `cocked` as it stands: a die put back flat leans on no other
         if cocked[i] and cocked[j] and square(j) and not square(i):
             cocked[i] = False
+
+
+def under_a_leaning_die(image_bgr: np.ndarray, dice: list[Die], i: int, side: float) -> bool:
+    """Whether `dice[i]`, looking cocked, lies flat with the side of a die of `dice` read
+    cocked over its near edge (`_one_leaning`'s test, for a die decided on the quorum's
+    mean picture rather than read)."""
+    cocked = [k == i or d.status == "cocked" for k, d in enumerate(dice)]
+    _one_leaning(image_bgr, dice, side, cocked)
+    return not cocked[i]
 
 
 def _centres(dice: list[Die], leave_out: set[int]) -> list[tuple[float, float]]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-from zonkcam.vision.cocked import looks_cocked
+from zonkcam.vision.cocked import looks_cocked, under_a_leaning_die
 from zonkcam.vision.dice import Die, reading_order
 from zonkcam.vision.geometry import die_size, distance
 
@@ -55,12 +55,13 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
     dice's `side`): a top face near the cocked test's bounds flickers with the picture's
     noise and the read's centre and size, and the vote can follow two pictures of three (a
     white one lying flat by the wall was called cocked so). A die decided flat takes the
-    value read most often flat."""
+    value read most often flat. One that looks cocked on the mean is flat where a die read
+    cocked leans over it (`under_a_leaning_die`: the side over its edge makes it look so)."""
     if len(pictures) < 2:
         return dice
     mean: np.ndarray | None = None
     out = []
-    for d in dice:
+    for k, d in enumerate(dice):
         near = [o for reading in quorum for o in reading
                 if o.status in ("ok", "unreadable", "cocked")
                 and np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < 0.5 * side]
@@ -69,7 +70,8 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
             if mean is None:
                 mean = np.mean(np.stack(list(pictures)), axis=0).astype(np.uint8)
             others = [o.center for o in dice if o is not d]
-            if looks_cocked(mean, d.center, side, others):
+            if looks_cocked(mean, d.center, side, others) and \
+                    not under_a_leaning_die(mean, dice, k, side):
                 d = d if d.status == "cocked" else replace(d, value=None, status="cocked")
             elif d.status == "cocked":
                 value = Counter(o.value for o in flat).most_common(1)[0][0]
