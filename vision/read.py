@@ -30,6 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from zonkcam.vision import scales, sides, touching, turned
+from zonkcam.vision.big_boxes import reproposed
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.crop_reader import REJECT_THRESHOLD, VALUE_THRESHOLD, CropReader
@@ -166,11 +167,15 @@ class Reader(CropReader):
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
             found = sides.top_faces(image, found, self._read_patches, self.rejects,
                                     self._at_top(image, found, size))
-        if self.part_touching and self._unsized_still(image, size):
+        still = self.part_touching and self._unsized_still(image, size)
+        if still:
             found = touching.parted(self, image, found, self._size_quantile, seen)  # boxed as one
             found = touching.read_whole(self, image, found)  # a die boxed at a pip or two
             found = touching.read_twice(self, image, found)  # one die, two reads
-        return alike_in_size(found, self.rejects, self.unsure, self.overhead, seen)
+        found = alike_in_size(found, self.rejects, self.unsure, self.overhead, seen)
+        # after the speck rule: a box's dice proposed at their size can be boxed under the others
+        return reproposed(image, found, seen, self.rejects, self.unsure,
+                          self._regions_read) if still else found
 
     @property
     def _size_quantile(self) -> float:
