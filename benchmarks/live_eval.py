@@ -9,6 +9,7 @@
     python benchmarks/live_eval.py --unkind            # issue 34's table: dark tray, sleeves,
                                                        # holds, knocks, dice against the wall
     python benchmarks/live_eval.py --no-table          # no table file: the stream finds it
+    python benchmarks/live_eval.py --die-px 24 --fps 15 --frame 1280x960  # another camera
 
 Dice are faces cut from rune55's held-out photo groups (real faces the recognizer never
 trained on) when ../shared/datasets/rune55 is present and the reader is `model`, `found` or `truth`
@@ -127,7 +128,7 @@ def make_reader(kind: str, sim: Simulation, model: str | None = None):
     return Reader(model or Registry().active_path(), overhead=True)
 
 
-def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
+def held_out_crops(seed: int, die_px: int = SimConfig().die_px) -> dict[int, list[np.ndarray]] | None:
     """Die faces from rune55's held-out photo groups, or None when rune55 is absent."""
     from zonkcam.models.rune55 import datasets_root, group_split
 
@@ -137,7 +138,7 @@ def held_out_crops(seed: int) -> dict[int, list[np.ndarray]] | None:
         return None
     images = [item.image for item in group_split(root, "heldout")]
     crops = load_rune55_crops(root, np.random.default_rng(seed), images=images,
-                              min_side=FACE_OVERSIZE * SimConfig().die_px)
+                              min_side=FACE_OVERSIZE * die_px)
     print(f"dice: faces cut from rune55's held-out groups ({sum(map(len, crops.values()))} "
           f"crops)", file=sys.stderr)
     return crops
@@ -161,6 +162,28 @@ def audited_crops(seed: int, die_px: int = SimConfig().die_px) -> dict[int, list
     print(f"dice: faces cut from rune55's audited held-out photos ({sum(map(len, crops.values()))} "
           f"crops)", file=sys.stderr)
     return crops
+
+
+def _frame(text: str) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT: {text!r}") from None
+    if not (320 <= width <= 4096 and 240 <= height <= 4096):
+        raise argparse.ArgumentTypeError(f"{text}: 320x240 to 4096x4096")
+    return width, height
+
+
+def _bounded(kind: type, low: float, high: float):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not from {low:g} to {high:g}")
+        return value
+    return parse
 
 
 def _seeds(text: str) -> set[int]:
@@ -191,6 +214,13 @@ def main() -> int:
                              "the wall (simulate.unkind)")
     parser.add_argument("--no-table", action="store_true",
                         help="no table file: the stream finds the region itself")
+    camera = SimConfig()
+    parser.add_argument("--die-px", type=_bounded(int, 12, 200), default=camera.die_px,
+                        help=f"the dice's side in the frame, px (default {camera.die_px})")
+    parser.add_argument("--fps", type=_bounded(float, 5, 120), default=camera.fps,
+                        help=f"the camera's frame rate (default {camera.fps:g})")
+    parser.add_argument("--frame", type=_frame, default=(camera.width, camera.height),
+                        metavar="WxH", help=f"the frame's size (default {camera.width}x{camera.height})")
     parser.add_argument("--verbose", action="store_true", help="print each miss to stderr")
     parser.add_argument("--only", type=_seeds, default=None, metavar="SEED,...",
                         help="run only these games of the set (the faces are still cut as for "
@@ -201,7 +231,8 @@ def main() -> int:
     cv2.setNumThreads(1)
 
     def config(seed: int, throws: int) -> SimConfig:
-        plain = SimConfig(seed=seed, throws=throws)
+        plain = SimConfig(seed=seed, throws=throws, die_px=args.die_px, fps=args.fps,
+                          width=args.frame[0], height=args.frame[1])
         return unkind(plain) if args.unkind else plain
 
     sample = Simulation(config(args.first_seed, 3))
@@ -212,7 +243,7 @@ def main() -> int:
         return 0
 
     pool = held_out_crops if args.faces == "heldout" else audited_crops
-    crops = pool(args.first_seed) if args.crops == "auto" and args.reader != "drawn" else None
+    crops = pool(args.first_seed, args.die_px) if args.crops == "auto" and args.reader != "drawn" else None
     total = Score()
     reads_ms: list[float] = []
     seeds = [args.first_seed + g for g in range(args.games)]
@@ -244,6 +275,7 @@ def main() -> int:
                table="found by the stream" if args.no_table else "given",
                dice=f"rune55 {args.faces} faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
+               camera=f"{args.frame[0]}x{args.frame[1]}, {args.fps:g} fps, {args.die_px}-px dice",
                only=sorted(args.only) if args.only else None, model=args.model,
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
                motion_fps_640x480=round(fps, 1))
