@@ -26,7 +26,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from live_eval import audited_crops, held_out_crops
+from live_eval import audited_crops, frame_size, held_out_crops
 from zonkcam.vision.sim.scoring import Score, score
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 
@@ -53,17 +53,6 @@ class Reported:
 
     def to_json(self) -> dict:
         return self.line
-
-
-def frame_size(text: str) -> tuple[int, int]:
-    """WIDTHxHEIGHT, each 64..4096 px."""
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT: {text!r}") from None
-    if not (64 <= w <= 4096 and 64 <= h <= 4096):
-        raise argparse.ArgumentTypeError(f"{text}: each side 64 to 4096 px")
-    return w, h
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:

@@ -164,14 +164,15 @@ def audited_crops(seed: int, die_px: int = SimConfig().die_px) -> dict[int, list
     return crops
 
 
-def _frame(text: str) -> tuple[int, int]:
+def frame_size(text: str) -> tuple[int, int]:
+    """WIDTHxHEIGHT, each 64..4096 px."""
     try:
-        width, height = (int(v) for v in text.lower().split("x"))
+        w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"not WIDTHxHEIGHT: {text!r}") from None
-    if not (320 <= width <= 4096 and 240 <= height <= 4096):
-        raise argparse.ArgumentTypeError(f"{text}: 320x240 to 4096x4096")
-    return width, height
+    if not (64 <= w <= 4096 and 64 <= h <= 4096):
+        raise argparse.ArgumentTypeError(f"{text}: each side 64 to 4096 px")
+    return w, h
 
 
 def _bounded(kind: type, low: float, high: float):
@@ -219,7 +220,7 @@ def main() -> int:
                         help=f"the dice's side in the frame, px (default {camera.die_px})")
     parser.add_argument("--fps", type=_bounded(float, 5, 120), default=camera.fps,
                         help=f"the camera's frame rate (default {camera.fps:g})")
-    parser.add_argument("--frame", type=_frame, default=(camera.width, camera.height),
+    parser.add_argument("--frame", type=frame_size, default=(camera.width, camera.height),
                         metavar="WxH", help=f"the frame's size (default {camera.width}x{camera.height})")
     parser.add_argument("--verbose", action="store_true", help="print each miss to stderr")
     parser.add_argument("--only", type=_seeds, default=None, metavar="SEED,...",
