@@ -21,7 +21,7 @@ import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.die_sizes import LEAST_OF_TYPICAL
 from zonkcam.vision.proposals import Proposal
-from zonkcam.vision.scales import FOCUS_DIE, FOCUS_MOST, ZOOM_SIDE_MAX
+from zonkcam.vision.scales import centre_in, focus_side
 from zonkcam.vision.touching import one_die
 
 Judge = Callable[[Candidate], bool]
@@ -46,23 +46,17 @@ APART = 0.8  # seen dice between the centres of two dice taken (touching dice li
 
 def region(p: Proposal, size: float, width: int, height: int) -> Region:
     """The region round the box `p`, `MARGIN` dice `size` px beyond it, with the side to propose
-    it at so that such a die shows `FOCUS_DIE` px (as `scales.focus` scales its regions)."""
+    it at so that such a die shows `scales.FOCUS_DIE` px (`scales.focus_side`, as the focus)."""
     m = MARGIN * size
     box = (max(0, int(p.cx - p.w / 2 - m)), max(0, int(p.cy - p.h / 2 - m)),
            min(width, int(p.cx + p.w / 2 + m)), min(height, int(p.cy + p.h / 2 + m)))
-    long = max(box[2] - box[0], box[3] - box[1])
-    scale = min(FOCUS_DIE / size, FOCUS_MOST, ZOOM_SIDE_MAX / long)
-    return box, max(64, round(long * scale))
+    return box, focus_side(box, size)
 
 
 def _apart(q: Proposal, n: Proposal, seen: float) -> bool:
     """`APART` of a die between the centres, a die of the two's mean size where that is under
     `seen` (the still's size is the least of its views' and can be a die and a third)."""
     return math.hypot(q.cx - n.cx, q.cy - n.cy) >= APART * min(seen, (q.size + n.size) / 2)
-
-
-def _in(q: Proposal, p: Proposal) -> bool:
-    return abs(q.cx - p.cx) <= p.w / 2 and abs(q.cy - p.cy) <= p.h / 2
 
 
 def reproposed(image: np.ndarray, found: list[Candidate], seen: float | None, rejects: Judge,
@@ -92,7 +86,7 @@ def reproposed(image: np.ndarray, found: list[Candidate], seen: float | None, re
     for i in big:
         p = found[i].proposal
         others = [o.proposal for k, o in enumerate(found) if k != i and not rejects(o)]
-        inside = sorted((c for c in read if not rejects(c) and _in(c.proposal, p)
+        inside = sorted((c for c in read if not rejects(c) and centre_in(c.proposal, p)
                          and c.probs[1:].max() >= FAIR and c.proposal.size >= least),
                         key=lambda c: -float(c.probs[1:].max()))
         taken: list[Candidate] = []

@@ -172,7 +172,7 @@ def _short(ratio: float | None) -> bool:
 
 
 def _ratio(rows_bgr: np.ndarray, level: np.ndarray, width: float, length: float, side: float,
-           dark: bool = False) -> float | None:
+           dark: bool) -> float | None:
     """`top_face_ratio` from the face's grey along a long silhouette (`level`); `dark`: on a
     dark table (`on_dark_table`)."""
     top = _bright_run(level)

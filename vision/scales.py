@@ -218,9 +218,15 @@ def focus(found: Sequence[Candidate], width: int, height: int, side: int, reject
     for x0, y0, x1, y1 in regions(found, width, height, rejects, FOCUS_MARGIN):
         if unsure is not None and lone(found, (x0, y0, x1, y1), rejects, unsure, two):
             continue
-        scale = min(FOCUS_DIE / typical, FOCUS_MOST, ZOOM_SIDE_MAX / max(x1 - x0, y1 - y0))
-        out.append(((x0, y0, x1, y1), max(64, round(max(x1 - x0, y1 - y0) * scale))))
+        out.append(((x0, y0, x1, y1), focus_side((x0, y0, x1, y1), typical)))
     return out
+
+
+def focus_side(box: tuple[int, int, int, int], die: float) -> int:
+    """The side to propose the region `box` at so that a die `die` px across shows `FOCUS_DIE`
+    px (up to `FOCUS_MOST` times the region's pixels, and `ZOOM_SIDE_MAX` px)."""
+    long = max(box[2] - box[0], box[3] - box[1])
+    return max(64, round(long * min(FOCUS_DIE / die, FOCUS_MOST, ZOOM_SIDE_MAX / long)))
 
 
 def lone(found: Sequence[Candidate], box: tuple[int, int, int, int], rejects: Judge,
@@ -268,7 +274,7 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
         if not whole_die(big, long_side, unsure, rejects):
             continue  # not surely a die, or a heap of dice seen small
         mid = middle() if mid is None else mid
-        seen = [c for c in mid if not rejects(c) and not unsure(c) and _within(c.proposal, b)]
+        seen = [c for c in mid if not rejects(c) and not unsure(c) and centre_in(c.proposal, b)]
         if len(seen) > 1 and other_values(big, seen, unsure):
             continue  # dice side by side, read apart where the close-up saw one die (its pips
             # read there are ones, or of its value: a small crop's two read as a one and a two)
@@ -279,13 +285,13 @@ def whole_dice(found: list[Candidate], whole: Sequence[Candidate], long_side: in
         one_die = agrees and seen[0].proposal.size >= ONE_DIE * b.size
         if len(seen) == 1 and seen[0].proposal.size >= SAME_DIE * b.size:
             big, b = seen[0], seen[0].proposal  # one die, seen whole at the middle scale
-            inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
+            inside = [i for i, c in enumerate(found) if not rejects(c) and centre_in(c.proposal, b)]
             same = len(inside) == 1 and found[inside[0]].proposal.size >= SAME_DIE * b.size
             if not (same or any(big is c for c in out[len(found):])):  # (two close-up dice)
                 dropped.update(inside)
                 out.append(big)
             continue
-        inside = [i for i, c in enumerate(found) if not rejects(c) and _within(c.proposal, b)]
+        inside = [i for i, c in enumerate(found) if not rejects(c) and centre_in(c.proposal, b)]
         if len(inside) == 1 and (found[inside[0]].proposal.size >= SAME_DIE * b.size
                                  or not (unsure(found[inside[0]]) or agrees)):
             # the same die read at both scales, or a die read surely inside (unless the middle
@@ -337,7 +343,7 @@ def in_a_crop(found: list[Candidate], close: Sequence[Candidate], width: int, he
         p = c.proposal
         return not rejects(c) and all(p is not d for d in whole) and any(
             p.size < CROP_SHARE * d.size and (
-                unsure(c) or (not _within(p, d) and _at_edge(p, width, height))) for d in whole)
+                unsure(c) or (not centre_in(p, d) and _at_edge(p, width, height))) for d in whole)
 
     return [c for c in found if not not_a_die(c)]
 
@@ -402,7 +408,7 @@ def other_values(big: Candidate, inside: Sequence[Candidate], unsure: Judge) -> 
     return sum(not unsure(c) and c.value not in (1, big.value) for c in inside)
 
 
-def _within(p: Proposal, box: Proposal) -> bool:
+def centre_in(p: Proposal, box: Proposal) -> bool:
     """Whether `p`'s centre lies in `box`."""
     return abs(p.cx - box.cx) < box.w / 2 and abs(p.cy - box.cy) < box.h / 2
 
