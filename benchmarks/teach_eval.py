@@ -87,6 +87,18 @@ def _pattern(value: int, side: int = 128) -> np.ndarray:
     return canvas
 
 
+MIN_CONTRAST = 32.0  # grey levels between a printed mark and its die's body
+
+
+def printed(body: np.ndarray, mark: np.ndarray) -> np.ndarray:
+    """The mark's colour as a real set prints it: the face's own pip colour, unless that is
+    within MIN_CONTRAST of the body (a faint ring, a grey pip on a grey die), where the mark
+    would be invisible; then dark on a light body, light on a dark one."""
+    if np.linalg.norm(mark - body) / np.sqrt(3) >= MIN_CONTRAST:
+        return mark
+    return body * 0.35 if body.mean() >= 110 else body + (255 - body) * 0.65
+
+
 def paint_face(image: np.ndarray, cx: float, cy: float, box_side: float, value: int,
                rng: np.random.Generator, angle: float | None = None, body: np.ndarray | None = None,
                mark: np.ndarray | None = None) -> None:
@@ -108,7 +120,7 @@ def paint_face(image: np.ndarray, cx: float, cy: float, box_side: float, value: 
     if body is None or mark is None:
         body = np.median(region, 0)
         far = np.linalg.norm(region - body, axis=1)
-        mark = region[far >= np.quantile(far, 0.92)].mean(0)
+        mark = printed(body, region[far >= np.quantile(far, 0.92)].mean(0))
     # the upright face (side 128) -> the photo: turned by the face's angle, scaled to `face`
     side = 128
     m = cv2.getRotationMatrix2D((side / 2, side / 2), -angle, face / side)
