@@ -29,6 +29,7 @@ Mined = dict[int, list[tuple[float, float, float]]]
 CROP = 40  # the face spans CROP / CROP_MARGIN px: room for a proposal that misses the centre
 CROP_MARGIN = 1.5  # must match vision.faces: the die spans CROP / CROP_MARGIN of a crop
 FREE_TURNS = 0.15  # share of training crops turned at any angle rather than upright
+SCALES = (0.8, 1.25)  # a training crop shows its face at this range of the reader's usual size
 
 
 def grey(path: Path) -> np.ndarray:
@@ -84,13 +85,14 @@ def reader_crops(patches: np.ndarray, crop: int, margin: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the training recipe's crops
-def augment_crop(patch: np.ndarray, rng: np.random.Generator, hard_share: float = 0.0
-                 ) -> np.ndarray:
-    """A training crop of `patch`; `hard_share` of them made a hard face (`augment.hard_face`:
-    washed by a lamp, faint, marbled, light pips on a dark body, alone on a dark floor)."""
+def augment_crop(patch: np.ndarray, rng: np.random.Generator, hard_share: float = 0.0,
+                 scales: tuple[float, float] = SCALES) -> np.ndarray:
+    """A training crop of `patch`, its face shown at `scales` of the reader's usual size;
+    `hard_share` of them made a hard face (`augment.hard_face`: washed by a lamp, faint, marbled,
+    light pips on a dark body, alone on a dark floor)."""
     hard = hard_share > 0 and rng.random() < hard_share  # no draw when off: crops as before
     die = PATCH / PATCH_MARGIN
-    k = (CROP / CROP_MARGIN) / die * rng.uniform(0.8, 1.25)
+    k = (CROP / CROP_MARGIN) / die * rng.uniform(*scales)
     # proposals miss the centre by ~0.1 die (up to 0.3): the whole face must stay in the crop
     jitter = np.clip(rng.normal(0, 0.12, 2), -0.3, 0.3) * die
     center = (PATCH / 2 + jitter[0], PATCH / 2 + jitter[1])

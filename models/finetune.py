@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 from zonkcam.models.base_data import base_data_for
-from zonkcam.models.crops import die_patches, grey, reader_crops, reject_patches
+from zonkcam.models.crops import SCALES, die_patches, grey, reader_crops, reject_patches
 from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie, load_frames, shuffled, split_frames
 from zonkcam.models.onnx_io import OnnxClassifier, twin_error
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize
@@ -84,6 +84,11 @@ BIG_CAPTURE_EPOCHS = 8
 # taught more new faces and forgot more plain dice, which this takes back. Big captures (a
 # kiosk session) were not measured with it and go without.
 DISTILL = 1.0
+# A small capture's own dice are cut at up to 1.5 times their usual size (others at 0.8-1.25,
+# `crops.SCALES`): the proposer boxes a picture face at 0.7-0.85 of its side at times (a big dark
+# emblem passes for the die), a crop cut there shows the face up to 1.45 times as big, and the
+# taught photos may never show one so. The rune55 proxy, three seeds: docs/teach.md.
+TABLE_SCALES = (0.8, 1.5)
 
 
 @dataclass
@@ -383,7 +388,8 @@ def _train_round(twin, pos_p: np.ndarray, pos_y: list[int], data: _Data, cfg: Fi
                             crop=start.crop[0], margin=start.crop[1], label=label,
                             guard_only=bool(data.folds), teacher=start.spec.twin().eval(),
                             distill_from=len(labels) - len(data.base_train[1]),
-                            distill=DISTILL if data.folds else 0.0)
+                            distill=DISTILL if data.folds else 0.0,
+                            zoomed=(int(reps.sum()), TABLE_SCALES) if data.folds else (0, SCALES))
     return history
 
 

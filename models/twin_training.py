@@ -11,7 +11,7 @@ import sys
 
 import cv2
 import numpy as np
-from zonkcam.models.crops import CROP, CROP_MARGIN, augment_crop
+from zonkcam.models.crops import CROP, CROP_MARGIN, SCALES, augment_crop
 from zonkcam.models.progress import Progress
 from zonkcam.models.train_extra import need_torch
 
@@ -34,8 +34,8 @@ def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: 
 def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndarray, np.ndarray],
                *, epochs: int, seed: int, lr: float, patience: int, thresholds: tuple[float, float],
                crop: int, margin: float, label: str, guard_only: bool = False,
-               teacher=None, distill_from: int | None = None, distill: float = 0.0
-               ) -> tuple[object, list[dict]]:
+               teacher=None, distill_from: int | None = None, distill: float = 0.0,
+               zoomed: tuple[int, tuple[float, float]] = (0, SCALES)) -> tuple[object, list[dict]]:
     """Fine-tune `twin` on augmented crops of `patches`; keep the epoch best on `val`
     (reader-rule accuracy, then loss) and stop after `patience` epochs without progress.
     `guard_only`: `val` holds no table dice, only a guard against forgetting (drawn dice): every
@@ -43,7 +43,8 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
     epoch (then that one is: the base dice's loss would favour the least-changed, first epochs).
     `teacher` (the model fine-tuning started from): the patches from index `distill_from` on (the
     base data) are also pulled, with weight `distill`, towards the teacher's soft classes on the
-    same crops, so that what it read there is kept, not only the label."""
+    same crops, so that what it read there is kept, not only the label. `zoomed`: the first n
+    patches are cut at this range of scales (`crops.augment_crop`) instead of the usual one."""
     torch = need_torch()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -58,7 +59,8 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
     accs: list[float] = []
     for epoch in range(epochs):
         loss = _epoch(twin, patches, labels, rng, opt=opt, sched=sched, bar=bar, crop=crop, margin=margin,
-                      distill=(teacher, len(labels) if distill_from is None else distill_from, distill))
+                      distill=(teacher, len(labels) if distill_from is None else distill_from, distill),
+                      zoomed=zoomed)
         twin.eval()
         record = {"epoch": epoch + 1, "loss": round(loss, 4)}
         if val_x is not None:
@@ -86,9 +88,11 @@ def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndar
 
 
 def _epoch(twin, patches: np.ndarray, labels: np.ndarray, rng: np.random.Generator, *, opt, sched,
-           bar: Progress, crop: int, margin: float, distill: tuple = (None, 0, 0.0)) -> float:
+           bar: Progress, crop: int, margin: float, distill: tuple = (None, 0, 0.0),
+           zoomed: tuple[int, tuple[float, float]] = (0, SCALES)) -> float:
     """One pass over freshly augmented crops of every patch, in a new order; the last batch's loss
-    (`distill`: the teacher, the first patch it teaches, the term's weight; see `train_twin`)."""
+    (`distill`: the teacher, the first patch it teaches, the term's weight; `zoomed`: see
+    `train_twin`)."""
     torch = need_torch()
     from torch.nn import functional as F
 
@@ -96,7 +100,9 @@ def _epoch(twin, patches: np.ndarray, labels: np.ndarray, rng: np.random.Generat
     order = rng.permutation(len(labels))
     # any quarter turn too: the reader turns a face upright only to the nearest quarter, and a
     # table's own picture face (a skull) has an up that a few photos show only some ways round
-    crops = np.stack([np.rot90(augment_crop(patches[i], rng), int(rng.integers(4)))
+    n_zoomed, zoom = zoomed
+    crops = np.stack([np.rot90(augment_crop(patches[i], rng, scales=zoom if i < n_zoomed else SCALES),
+                               int(rng.integers(4)))
                       for i in order]).astype(np.float32) / 255
     crops = _fit_crop(crops, crop, margin)
     x_all, y_all = torch.from_numpy(crops[:, None]), torch.from_numpy(labels[order])

@@ -98,3 +98,20 @@ def test_a_big_one_is_drawn_big_and_ring_pips_hollow():
     assert dark_pixels(5, Pips(one_radius=0.18)) == dark_pixels(5, Pips())  # ones only
     assert dark_pixels(6, Pips(radius=0.1, ring=0.03)) < 0.8 * dark_pixels(6, Pips(radius=0.1))
     assert dark_pixels(1, Pips(one_ring=0.1)) > 1.5 * plain
+
+
+def test_a_zoomed_crop_shows_the_face_bigger():
+    # a small capture's own dice are cut at up to 1.5 times their usual size
+    # (finetune.TABLE_SCALES): the proposer boxes a big picture face short of its side
+    pytest.importorskip("torch")
+    from zonkcam.models.crops import SCALES, augment_crop
+    from zonkcam.models.finetune import TABLE_SCALES
+
+    grey = _drawn_patch(np.random.default_rng(0), 1, 0.0)
+
+    def white_share(scales: tuple[float, float]) -> float:
+        crops = [augment_crop(grey, np.random.default_rng(s), scales=scales) for s in range(40)]
+        return float(np.mean([(c > 170).mean() for c in crops]))  # the white face's share
+
+    assert TABLE_SCALES[1] > SCALES[1]
+    assert white_share((1.45, 1.5)) > 1.5 * white_share((0.8, 0.85))
