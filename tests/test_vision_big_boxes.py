@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import numpy as np
-from zonkcam.vision.big_boxes import BIG, region, reproposed
+from zonkcam.vision.big_boxes import BIG, RIDGE, few_dice, region, reproposed
 from zonkcam.vision.candidates import Candidate
-from zonkcam.vision.proposals import Proposal
+from zonkcam.vision.proposals import Proposal, decode
 from zonkcam.vision.scales import FOCUS_DIE
 
 
-def die(x: float, y: float, side: float, value: int = 1, sure: float = 0.98) -> Candidate:
+def die(x: float, y: float, side: float, value: int = 1, sure: float = 0.98, peaks: int = 1
+        ) -> Candidate:
     probs = np.full(7, (1 - sure) / 6, np.float32)
     probs[value] = sure
-    return Candidate(Proposal(x, y, side, side, 0.5), 0.0, probs, np.zeros((4, 4, 3)),
+    return Candidate(Proposal(x, y, side, side, 0.5, peaks), 0.0, probs, np.zeros((4, 4, 3)),
                      np.ones(3), np.zeros((4, 4)))
 
 
@@ -61,5 +62,57 @@ def test_only_boxes_of_big_dice_are_looked_at():
 
     found = [die(1000, 1000, BIG * 100 - 1), die(2000, 1000, 100)]
     assert reproposed(IMAGE, found, 100.0, rejects, unsure, read_regions) == found
-    assert reproposed(IMAGE, FOUND, None, rejects, unsure, read_regions) == FOUND
     assert region(FOUND[0].proposal, 100.0, 1100, 1100)[0] == (825, 825, 1100, 1100)
+
+
+# a still of few dice (none sized by its views): a cluster of three ~80-px dice boxed as one five
+# 150 px across (scale_eval's touching stills, seed 37: 069, 074), and a die alone beside it
+FEW = [die(1000, 1000, 150, 5, peaks=RIDGE), die(2000, 1000, 90, 2, 0.95, RIDGE + 1)]
+
+
+def test_a_cluster_boxed_as_one_in_a_still_of_few_dice_is_its_dice():
+    asked = []
+
+    def read_regions(image, where):
+        asked.extend(where)
+        return [die(960, 990, 75, 6), die(1040, 1000, 70, 1), die(1000, 1100, 80, 4, 0.8),
+                die(1000, 1000, 20, 1),  # a pip
+                die(2000, 1000, 95, 2)]  # the die alone, read once again
+
+    out = reproposed(IMAGE, FEW, None, rejects, unsure, read_regions)
+    # the one at the cluster's edge (its centre 100 px off, the box's half 75) is its third die
+    assert sorted((round(c.proposal.cx), round(c.proposal.cy), int(c.probs[1:].argmax()) + 1)
+                  for c in out) == [(960, 990, 6), (1000, 1100, 4), (1040, 1000, 1), (2000, 1000, 2)]
+    # each die read fair proposed where half its box shows FOCUS_DIE px
+    assert asked == [((887, 887, 1112, 1112), round(225 * FOCUS_DIE / 75)),
+                     ((1932, 932, 2067, 1067), round(135 * FOCUS_DIE / 45))]
+
+
+def test_a_die_alone_in_a_still_of_few_dice_stays_as_read():
+    for reads in ([die(1000, 1000, 140)],  # read once again
+                  [die(1000, 1000, 140), die(1000, 1000, 30, 1)],  # and at its pip
+                  [die(980, 1000, 75, 2), die(1020, 1000, 70, 3)],  # twice, at its halves' middles
+                  [die(960, 1000, 75, 2, 0.8), die(1040, 1000, 75, 3, 0.85)],  # neither sure
+                  [die(960, 1000, 75, 2), die(1040, 1000, 75, 3, 0.5)],  # the other not fair
+                  [die(960, 1000, 75, 2), die(1200, 1000, 75, 3)]):  # the other beyond the box
+        assert few_dice(IMAGE, FEW, rejects, unsure, lambda image, where, r=reads: r) == FEW
+
+
+def test_a_die_read_under_fair_or_of_one_peak_in_a_still_of_few_dice_is_not_proposed_again():
+    def read_regions(image, where):
+        raise AssertionError("nothing read fair on a ridge")
+
+    found = [die(1000, 1000, 150, 5, 0.5, RIDGE), die(2000, 1000, 90, 2, 0.6, RIDGE),
+             die(2500, 1000, 150, 3)]  # one peak in its box: a die alone
+    assert few_dice(IMAGE, found, rejects, unsure, read_regions) is found
+
+
+def test_a_ridge_of_heat_over_a_pair_counts_its_weak_second_peak():
+    heat = np.zeros((20, 30), np.float32)
+    heat[10, 10], heat[10, 13] = 0.8, 0.15  # a pair's ridge: the second peak under the threshold
+    heat[10, 25] = 0.6  # a die alone
+    heat[3, 25] = 0.05  # a speck of heat, under WEAK of the threshold
+    geometry = np.zeros((4, 20, 30), np.float32)
+    geometry[:2] = np.log(40)  # boxes 40 px across (stride 4, scale 1)
+    found = decode(heat, geometry, scale=1.0, stride=4, threshold=0.2)
+    assert [(round(p.cx), p.peaks) for p in found] == [(40, 2), (100, 1)]

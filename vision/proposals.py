@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 PROPOSER_SIDE = 320  # long side of the picture the proposer sees; a multiple of 32
 HEAT_THRESHOLD = 0.3
+# A local maximum of the heat this share of the threshold or more is a peak of its own for
+# `Proposal.peaks`: seen ~30 px across, a pair of touching dice makes one ridge of heat, boxed as
+# one die, often with a weaker second peak on it (`big_boxes.few_dice`)
+WEAK = 0.5
 NMS_FRACTION = 0.6  # touching dice have centres about one die apart
 # Peaks of the heatmap are kept apart by less in photos: a die proposed beside its neighbour at
 # up to 1.6 times its size (the neighbour's sides and shadow taken in) would hide it at 0.6. The
@@ -30,6 +34,7 @@ class Proposal:
     w: float
     h: float
     score: float
+    peaks: int = 1  # the heat's local maxima in its box, weak ones too (`decode`)
 
     @property
     def size(self) -> float:
@@ -76,21 +81,25 @@ def decode(
     heat: np.ndarray, geometry: np.ndarray, scale: float, stride: int,
     threshold: float = HEAT_THRESHOLD, peaks_apart: float = PEAKS_APART,
 ) -> list[Proposal]:
-    """Local maxima of the heatmap above `threshold`, mapped back to original pixels.
+    """Local maxima of the heatmap above `threshold`, mapped back to original pixels, each with
+    the count of maxima `WEAK` of the threshold or more in its box (`Proposal.peaks`).
 
     Dice seen from above do not overlap, so of two peaks closer than `peaks_apart` of the
     larger one's size only the stronger is kept (this also drops a pip that looks like a tiny
     die).
     """
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
+    top = heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero(top & (heat >= threshold))
+    weak_y, weak_x = np.nonzero(top & (heat >= WEAK * threshold))
+    k = stride / scale
     found: list[Proposal] = []
     for y, x in sorted(zip(ys, xs, strict=True), key=lambda p: -heat[p[0], p[1]]):
         lw, lh, dx, dy = geometry[:, y, x]
-        k = stride / scale
         p = Proposal((x + dx) * k, (y + dy) * k, float(np.exp(lw)) / scale,
                      float(np.exp(lh)) / scale, float(heat[y, x]))
         if all(apart(p, q, fraction=peaks_apart) for q in found):
-            found.append(p)
+            inside = ((np.abs((weak_x + 0.5) * k - p.cx) < p.w / 2)
+                      & (np.abs((weak_y + 0.5) * k - p.cy) < p.h / 2))
+            found.append(replace(p, peaks=max(1, int(inside.sum()))))
     return found
 

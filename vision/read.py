@@ -339,7 +339,7 @@ class Reader(CropReader):
         """The proposals in the proposer's input `grey01`, a view of the picture scaled by
         `scale` whose top left lies at (x0, y0) of the view, in the picture's pixels."""
         heat, geometry = self.model.propose(grey01)
-        return [Proposal(p.cx + x0 / scale, p.cy + y0 / scale, p.w, p.h, p.score)
+        return [replace(p, cx=p.cx + x0 / scale, cy=p.cy + y0 / scale)
                 for p in decode(heat, geometry, scale, self.model.stride, self.heat_threshold,
                                 NMS_FRACTION if self.overhead else PEAKS_APART)]
 
