@@ -347,3 +347,51 @@ def test_a_die_read_over_two_dice_touching_is_read_again_apart(four_body, four_t
     both = Die(4, "white", 0.6, 0.8, (108, 190, 187, 269), (147.5, 229.7), -0.7, "ok")
     got = stream._with_missed([both], image)
     assert sorted((d.value or 0, d.status) for d in got) == [(0, "cocked"), (4, "ok")]
+
+
+class _ReadsOnTop:
+    """A reader that reads a five lying flat, centred where it is asked, at any point within
+    half a side of `top` (a stack's top die): a read at a quarter of the stack's box."""
+
+    def __init__(self, top, side):
+        self.top, self.side = top, side
+
+    def read_at(self, image, points, size, table=None):
+        half = round(size / 2)
+        return [Die(5, "white", 0.87, 0.5, (round(x) - half, round(y) - half, round(x) + half,
+                                            round(y) + half), (x, y), 0.0, "ok")
+                for x, y in points if np.hypot(x - self.top[0], y - self.top[1]) < 0.5 * self.side]
+
+
+@pytest.mark.parametrize(("body", "pip"), [(200, 60), (230, 70)])
+@pytest.mark.parametrize("turn", [14, 40])
+def test_a_stack_boxed_two_dice_wide_that_parts_into_one_die_is_a_stack_not_a_die_lost(
+        body, pip, turn):
+    # issue 34 round 29 (83002 t5, a false SPAZ): a five thrown onto a four, the stack boxed
+    # 1.96 sides across (over `parted.TWO_DICE`), with a die short and none seen leaving. Read
+    # again at the box's quarters, one read the five, centred at the quarter, 0.46 sides off
+    # its top face, and nothing else was found in the box: the stack's silhouette, measured
+    # from there, reached past the window it is measured in, and the die short was taken for
+    # lost (`spaz, lost`). The box, parted into one die alone, is that die whole
+    sim = Simulation(unkind(SimConfig(seed=83002, throws=1)), crops=_faces(body, pip))
+    kept = [SimDie(6, None, 471.8, 315.1, 93), SimDie(1, None, 140.1, 226.0, 7),
+            SimDie(2, None, 299.1, 173.6, 18), SimDie(1, None, 166.1, 124.4, 32)]
+    top = (319.2, 295.1)
+    image = sim.render(0, Frame([*kept, SimDie(4, None, 332.2, 298.9, 45, "under"),
+                                 SimDie(5, None, *top, turn, "stacked", 1.1)]))
+    half = 16  # the reads' boxes: 32 px (83002's stream measured its 34-px dice 32.1)
+
+    def flat(d: SimDie) -> Die:
+        return Die(d.value, "white", 0.99, 0.5, (round(d.x - half), round(d.y - half),
+                                                 round(d.x + half), round(d.y + half)),
+                   (d.x, d.y), 0.0, "ok")
+
+    stream = ThrowStream(_ReadsOnTop(top, sim.size), dice_count=6)
+    stream._settled = (sim.render(0, Frame(kept)), [flat(d) for d in kept])
+    stream._side, stream._rolled, stream.last_image = 32.0, True, image
+    read = [flat(d) for d in kept] + [Die(5, "white", 0.99, 0.5, (292, 272, 355, 326),
+                                          (323.5, 299.0), 0.0, "ok")]
+    got = stream._settled_dice(read, [read] * 3)
+    assert sorted((d.value, d.status) for d in got) == \
+        [(1, "ok"), (1, "ok"), (2, "ok"), (5, "stacked"), (6, "ok")]
+

@@ -39,7 +39,7 @@ from zonkcam.vision.geometry import TWICE, count_dice, die_size, mark_geometry
 from zonkcam.vision.leaning import apart, cocked_beside, judge_spots, leaning_read_twice
 from zonkcam.vision.motion import MotionConfig, MotionUpdate, RestDetector
 from zonkcam.vision.on_table import placed_as_outlined
-from zonkcam.vision.parted import cocked_within, read_apart, wide
+from zonkcam.vision.parted import cocked_within, read_apart, unparted, wide
 from zonkcam.vision.quorum import called_cocked, cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
 from zonkcam.vision.stacked import mark_stacked
@@ -431,7 +431,7 @@ class ThrowStream:
         roll and none seen leaving (`short`), a die lies unread: a spot of two dice touching is
         split, each part cut off from the other, and any spot beside a die lying whole is one
         leaning on it (a die of its own, cocked, whatever the test says); a die read over two
-        dice touching is read again apart (`vision.parted`)."""
+        dice touching is read again apart, kept whole if it held one die (`vision.parted`)."""
         if self._settled is None or self._settled[0].shape != image.shape:
             return dice
         before_image, before = self._settled
@@ -439,9 +439,9 @@ class ThrowStream:
         table = self.tracker.table
         short = self._rolled and not self._left and self.tracker.short(dice)  # see the docstring
         read_at, polygon = getattr(self.reader, "read_at", None), table.polygon if table else None
-        dice, boxes = read_apart(dice, image, side, polygon, read_at if short else None)
+        dice, split = read_apart(dice, image, side, polygon, read_at if short else None)
         spots = changed_spots(before_image, image, side, [d.center for d in before + dice], short)
-        parted, spots = cocked_within(spots, boxes, image, side, dice)
+        parted, spots = cocked_within(spots, [d.box for d in split], image, side, dice)
         dice, found, elsewhere = judge_spots(spots, dice, image, side, polygon,
                                              self._cocked_values, short)
         if read_at is not None and elsewhere:
@@ -449,7 +449,7 @@ class ThrowStream:
                      if apart(d, dice, side)]
             found += mark_geometry(lying, table, side)
             dice = cocked_beside(dice, lying, image, side)
-        return sorted(dice + found + parted, key=reading_order)
+        return sorted(unparted(dice + found + parted, split), key=reading_order)
 
     _cocked_beside = staticmethod(cocked_beside)
 
