@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from zonkcam.vision.cocked import mark_cocked
 from zonkcam.vision.dice import Die
+from zonkcam.vision.parted import read_apart
 from zonkcam.vision.sim.scene import _draw_face
 from zonkcam.vision.sim.simulator import Frame, SimConfig, SimDie, Simulation, unkind
 from zonkcam.vision.stream import ThrowStream
@@ -395,3 +396,27 @@ def test_a_stack_boxed_two_dice_wide_that_parts_into_one_die_is_a_stack_not_a_di
     assert sorted((d.value, d.status) for d in got) == \
         [(1, "ok"), (1, "ok"), (2, "ok"), (5, "stacked"), (6, "ok")]
 
+
+class _ReadsEverywhere:
+    """A reader that reads a two lying flat, centred where it is asked, wherever it is asked."""
+
+    def read_at(self, image, points, size, table=None):
+        half = round(size / 2)
+        return [Die(2, "black", 0.9, 0.5, (round(x) - half, round(y) - half, round(x) + half,
+                                           round(y) + half), (x, y), 0.0, "ok")
+                for x, y in points]
+
+
+@pytest.mark.parametrize(("turn", "box"), [(-36, (294, 201, 351, 255)), (45, (291, 199, 353, 258)),
+                                           (30, (294, 202, 351, 256))])
+def test_a_die_alone_turned_and_boxed_with_its_shadow_is_not_parted(turn, box):
+    # issue 34 round 29 (90003 t5): a black two lying flat, turned 36°, boxed with its shadow
+    # 57 px across, 1.9 of the 30-px sides then known (`parted.TWO_DICE` is 1.8); with a die
+    # short (a stack's), read again at the box's quarters, it read as two twos 28 px
+    # apart: no die short, the stack unseen. Its turn undone, the box is 1.36 sides: one die
+    sim = Simulation(unkind(SimConfig(seed=90003, throws=1)), crops=_faces(50, 200))
+    image = sim.render(0, Frame([SimDie(2, None, 322.0, 228.0, -turn, "ok")]))
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    two = Die(2, "black", 0.96, 0.5, box, (cx, cy), float(turn), "ok")
+    got, split = read_apart([two], image, 30.0, None, _ReadsEverywhere().read_at)
+    assert got == [two] and split == []

@@ -13,11 +13,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from zonkcam.vision.cocked import looks_cocked
-from zonkcam.vision.dice import Die
+from zonkcam.vision.dice import Die, box_growth
 from zonkcam.vision.geometry import TWICE, distance
 from zonkcam.vision.table import Polygon
 
-TWO_DICE = 1.8  # die sides a read's box spans, at least, that is two dice (one turned 45°: 1.41)
+# die sides a read's box spans, its turn undone (`box_growth`), at least, that is two dice (a
+# die alone, turned 45°: 1.41 before; 90003 t5: a black two turned 36°, boxed with its shadow
+# 57 px across, 1.9 sides, parted into two twos 28 px apart)
+TWO_DICE = 1.8
 ONE_DIE = 1.5  # die sides a die read again at a quarter spans, at most: one die, not two again
 
 Spot = tuple[float, float]
@@ -41,7 +44,7 @@ def _quarters(box: Box) -> list[Spot]:
 
 def read_apart(dice: list[Die], image: np.ndarray, side: float, table: Polygon | None,
                read_at: ReadAt | None) -> tuple[list[Die], list[Die]]:
-    """`dice` with each flat die read over `TWO_DICE` sides across replaced by the dice read
+    """`dice` with each flat die read `TWO_DICE` sides across or more replaced by the dice read
     at its box's quarters (each one die, apart from the others), and the reads so parted. A
     box that reads no die at its quarters keeps its read. No `read_at` (no die short, or a
     reader that cannot read at a place): `dice` as they are."""
@@ -50,7 +53,7 @@ def read_apart(dice: list[Die], image: np.ndarray, side: float, table: Polygon |
     out: list[Die] = []
     split: list[Die] = []
     for d in dice:
-        if d.status != "ok" or wide(d) < TWO_DICE * side:
+        if d.status != "ok" or wide(d) / box_growth(d.angle) < TWO_DICE * side:
             out.append(d)
             continue
         found: list[Die] = []
