@@ -111,6 +111,27 @@ def test_a_die_thrown_fast_over_the_lit_table_with_its_shadow_is_leaving(step, b
     assert got[-1].rolling and got[-1].leaving
 
 
+@pytest.mark.parametrize("step", [30, 36, 42])
+@pytest.mark.parametrize("x", [383, 360])
+def test_a_die_thrown_out_past_a_hand_held_by_the_edge_is_leaving(step, x):
+    # issue 34 round 29 (90002 t2): the one die thrown flew out by the top edge past the hand
+    # holding dice there. Free of the edge but within `hand_gap` of the hand from the frame
+    # it came within `edge_reach` of the edge, it was a piece of the hand: no die seen leaving,
+    # a die short, and the throw went unreported (its knocked die too)
+    rng = np.random.default_rng(5)
+
+    def held(y=None):
+        out = frame(rng, square=None if y is None else (x, y))
+        out[:12, 336:416] = (70, 60, 55)  # a dark sleeve's hand by the top edge
+        return out
+
+    still = [frame(rng) for _ in range(12)]
+    # one frame with the die a die's side or less from the hand and within `edge_reach`
+    rolling = [held(34 + step * k) for k in range(320 // step, -3, -1)]
+    got = settles(still + rolling + [held() for _ in range(15)])
+    assert got[-1].rolling and got[-1].leaving
+
+
 def test_two_fingertips_coming_in_one_after_another_by_the_edge_are_no_die_leaving():
     # a hand in a sleeve that does not show: a fingertip by the bottom edge, then another a
     # few dice along, nearer it; each is free of the edge and die-sized, neither moved out

@@ -215,12 +215,12 @@ class RestDetector:
 
     def _tracked(self, smeared: np.ndarray, centroids: np.ndarray) -> np.ndarray:
         """Which of the `smeared` things (moving, free of the edge and of the dice at rest, a
-        die's length and width but over its area) lie within `track` of a free thing of the last
-        frame: a die thrown fast, its places in two frames joined into one thing over a
-        die's area, followed on toward the edge (74004 t3: a die free at 23 small px from the
-        edge, then 277-283 px in area, 4.8 sides', until it touched the edge). They count for a
-        die leaving only, never for a roll: a hand's piece is followed only from a die-sized
-        free thing."""
+        die's length and width but over its area, or a die's size by a thing larger) lie within
+        `track` of a free thing of the last frame: a die thrown fast, its places in two frames
+        joined into one thing over a die's area, or going past a hand, followed on toward the
+        edge (74004 t3: a die free at 23 small px from the edge, then 277-283 px in area, 4.8
+        sides', until it touched the edge). They count for a die leaving only, never for a
+        roll: a hand's piece is followed only from a die-sized free thing."""
         if not smeared.any() or not self._free_last or self.die_side is None:
             return np.zeros_like(smeared)
         last = np.asarray([(x, y) for x, y, _ in self._free_last], np.float64)
@@ -270,8 +270,9 @@ class RestDetector:
         it is not of a die's size (`die_area`, `die_long`, `die_wide`: a hand whose sleeve
         does not show, or strips of a sleeve's edge), lies by a thing larger (`hand_gap`:
         the hand's shadow sliding over a die at rest, a finger) or where a die lay at rest
-        (`at_rest`: an arm sweeping over it). A thing over a die's area only, followed from a
-        free die of the last frame (`_tracked`), is a die for the edge's lists alone.
+        (`at_rest`: an arm sweeping over it). A thing over a die's area only, or a die's size
+        by a thing larger, followed from a free die of the last frame (`_tracked`), is a die for
+        the edge's lists alone.
         """
         assert self._reference is not None
         c = self.config
@@ -307,7 +308,11 @@ class RestDetector:
             if free.any() and hand.any():
                 k = 2 * round(c.hand_gap * side) + 1
                 near_hand = cv2.dilate(hand[labels].astype(np.uint8), np.ones((k, k), np.uint8))
-                free &= np.bincount(labels[near_hand > 0], minlength=n) == 0
+                by_hand = free & (np.bincount(labels[near_hand > 0], minlength=n) > 0)
+                free &= ~by_hand
+                # a die flying out past a hand held by the edge (90002 t2: free of it until a
+                # frame before it left; a die short, none seen leaving, no throw reported)
+                smeared |= by_hand
         reach = c.edge_reach * self._side()
         tracked = free | self._tracked(smeared, centroids)
         cx, cy = centroids[tracked].T
