@@ -207,7 +207,7 @@ class ThrowStream:
 
     def _watch(self, frame: np.ndarray, read_here: bool, t: float = 0.0) -> None:
         """Note the dice of the last settle that `frame` shows where they lay, as they lay
-        (`Look.seen_at`), while dice roll: a kept die a thrown die knocks lies there until it
+        (`Look.still_in`), while dice roll: a kept die a thrown die knocks lies there until it
         is hit; one picked up is gone before the throw (`ThrowTracker.settle`'s `stayed`).
         Only where the frames are the pictures read (`read_here`), whose pixels the looks
         are in; a few dice a frame, each until it is seen. At the first rolling frame, the
@@ -223,7 +223,7 @@ class ThrowStream:
             look = self._looks.get(d)
             if look is None or any(d is s for s in self._stayed):
                 continue
-            if look.seen_at(frame, look.center):
+            if look.still_in(frame):
                 self._stayed.append(d)
                 self._lately.append(d)
             elif all(d is not s for s in self._lately) and \

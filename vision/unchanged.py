@@ -17,6 +17,10 @@ from zonkcam.vision.geometry import TWICE
 SAME_PICTURE = 0.9  # correlation of the picture where a die lay, then and now: it is still there
 SAME_DIE = 0.97  # correlation of a die's picture, then and now: that die, neither moved nor turned
 SHIFT = 0.2  # of the picture's size: how far the table may have been nudged for those to hold
+# of the picture's size: how far off a kept die is found while dice roll, before any hits it
+# (noise: the table is not nudged mid-throw); a thrown die of its face landing 7 px off where
+# a die picked up lay was found within `SHIFT`, that die seen still there (83017 t2)
+IN_PLACE = 0.05
 FACE = 0.7  # die sides: the square compared where a die lies, inside its face at any turn
 UNMOVED_REACH = 0.3  # die sides round where a die lay that `where_it_lay` looks for it
 UNCOVERED_LEAST = 0.5  # of a die's look left uncovered by dice lying over it, for it to be told
@@ -38,12 +42,12 @@ def _clip(box: Box, image: np.ndarray) -> Box:
 
 
 def _found(was: np.ndarray, image: np.ndarray, at: tuple[int, int],
-           mask: np.ndarray | None = None) -> float:
+           mask: np.ndarray | None = None, shift: float = SHIFT) -> float:
     """The best correlation of grey picture `was` (where `mask` is set, if given) with
-    `image` where its corner is `at` or up to `SHIFT` of its size off it; 0 for a flat
+    `image` where its corner is `at` or up to `shift` of its size off it; 0 for a flat
     picture or one the image cannot hold there."""
     ph, pw = was.shape
-    s = round(SHIFT * max(ph, pw))
+    s = round(shift * max(ph, pw))
     x0, y0, x1, y1 = _clip((at[0] - s, at[1] - s, at[0] + pw + s, at[1] + ph + s), image)
     if x1 - x0 < pw or y1 - y0 < ph or float(was.std()) == 0.0:
         return 0.0
@@ -120,6 +124,11 @@ class Look:
         dx, dy = round(center[0] - self.center[0]), round(center[1] - self.center[1])
         at = (self.corner[0] + dx, self.corner[1] + dy)
         return _found(self.picture, image, at, self.mask) >= SAME_DIE
+
+    def still_in(self, image: np.ndarray) -> bool:
+        """Whether `image` shows this die where and as it lay, found no more than `IN_PLACE`
+        off: a kept die while dice roll, before a thrown one hits it."""
+        return _found(self.picture, image, self.corner, self.mask, IN_PLACE) >= SAME_DIE
 
 
 def where_it_lay(look: Look, image: np.ndarray, side: float) -> tuple[float, float]:
