@@ -97,6 +97,8 @@ class RestDetector:
         self._near_at: tuple[float, float] | None = None  # and its centre (small px)
         self._free_last: list[tuple[float, float, float]] = []  # the last frame's free dice
         # (centre, their box's distance from the edge; small px)
+        self._arm_last: list[tuple[int, int, int, int, float]] = []  # the last frame's pieces
+        # of an arm (box, and its centre's distance from the nearest hand; small px)
         self._border: np.ndarray | None = None
         self.die_side: float | None = None  # the dice's side in the small image's pixels
         self._resting = np.zeros((0, 2), np.float32)  # dice at rest, in the small image
@@ -160,7 +162,7 @@ class RestDetector:
         if settled:
             self._reference = cur
             self._free_run, self._rolling, self._leaving, self._near_run = 0, False, False, 0
-            self._free_last = []
+            self._free_last, self._arm_last = [], []
             self._near_gap, self._near_at = np.inf, None
         return MotionUpdate(moving, settled, changed, rolling, self._last_motion_t, leaving)
 
@@ -212,6 +214,30 @@ class RestDetector:
         return any(np.hypot(x - px, y - py) <= track and gap < last - 0.5 and last < wide
                    and self._inward((px, py), (x, y))
                    for x, y, gap in near for px, py, last in self._free_last)
+
+    def _arm_pieces(self, stats: np.ndarray, centroids: np.ndarray, hand: np.ndarray,
+                    by_hand: np.ndarray, strips: np.ndarray, free: np.ndarray) -> np.ndarray:
+        """Which things are pieces of an arm: by a hand, a strip, or a free die-sized thing
+        over a piece of the last frame come no farther from the nearest large hand than half
+        a side: a sleeve showing by the edge while the hand picks dice up (84015, 84019 t3: a
+        roll seen during a pick-up, a phantom `spaz, lost` and a false `knocked`); a die
+        thrown flies away from the hand."""
+        assert self.die_side is not None
+        side = self.die_side
+        big = hand & (stats[:, 4] > self.config.die_area * side**2)
+        big[0] = False
+        arm = by_hand | strips
+        if not big.any():
+            self._arm_last = []
+            return arm
+        dist = np.linalg.norm(centroids[:, None, :] - centroids[big][None], axis=2).min(axis=1)
+        x, y, w, h = (stats[:, i] for i in range(4))
+        for i in np.flatnonzero(free & ~arm):
+            arm[i] = any(x[i] < px + pw and px < x[i] + w[i] and y[i] < py + ph and py < y[i] + h[i]
+                         and dist[i] <= d + 0.5 * side for px, py, pw, ph, d in self._arm_last)
+        self._arm_last = [(int(x[i]), int(y[i]), int(w[i]), int(h[i]), float(dist[i]))
+                          for i in np.flatnonzero(arm)]
+        return arm
 
     def _tracked(self, smeared: np.ndarray, centroids: np.ndarray) -> np.ndarray:
         """Which of the `smeared` things (moving, free of the edge and of the dice at rest, a
@@ -305,6 +331,7 @@ class RestDetector:
             free &= die_like & away
             hand = ~die_like
             hand[0] = False
+            by_hand = np.zeros(n, bool)
             if free.any() and hand.any():
                 k = 2 * round(c.hand_gap * side) + 1
                 near_hand = cv2.dilate(hand[labels].astype(np.uint8), np.ones((k, k), np.uint8))
@@ -313,6 +340,13 @@ class RestDetector:
                 # a die flying out past a hand held by the edge (90002 t2: free of it until a
                 # frame before it left; a die short, none seen leaving, no throw reported)
                 smeared |= by_hand
+            if hand.any():
+                strips = ~compact & (area <= c.die_area * side**2) & ~at_edge
+                arm = self._arm_pieces(stats, centroids, hand, by_hand, strips, free)
+                smeared |= arm & free
+                free &= ~arm
+            else:
+                self._arm_last = []
         reach = c.edge_reach * self._side()
         tracked = free | self._tracked(smeared, centroids)
         cx, cy = centroids[tracked].T
