@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import RestDetector
+from zonkcam.vision.sim.landing import NoRoom
 from zonkcam.vision.sim.scoring import Score, score
 from zonkcam.vision.sim.simulator import (
     FACE_OVERSIZE,
@@ -194,7 +195,7 @@ def _seeds(text: str) -> set[int]:
         raise argparse.ArgumentTypeError(f"not a list of seeds: {text!r}") from None
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--throws", type=int, default=12)
@@ -226,7 +227,7 @@ def main() -> int:
     parser.add_argument("--only", type=_seeds, default=None, metavar="SEED,...",
                         help="run only these games of the set (the faces are still cut as for "
                              "the whole set, from --first-seed): one game's misses again")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.model is not None and not Path(args.model).is_file():
         parser.error(f"--model {args.model}: no such model file")  # one line, not a traceback
     cv2.setNumThreads(1)
@@ -236,7 +237,11 @@ def main() -> int:
                           width=args.frame[0], height=args.frame[1])
         return unkind(plain) if args.unkind else plain
 
-    sample = Simulation(config(args.first_seed, 3))
+    try:
+        sample = Simulation(config(args.first_seed, 3))
+    except NoRoom as e:
+        parser.error(f"--die-px {args.die_px} on a {args.frame[0]}x{args.frame[1]} frame: "
+                     f"the simulator's {e}")
     frames = [f for _, f in sample.frames()][:300]
     fps = motion_fps(frames)
     if args.motion_only:
@@ -248,10 +253,16 @@ def main() -> int:
     total = Score()
     reads_ms: list[float] = []
     seeds = [args.first_seed + g for g in range(args.games)]
+    skipped: list[int] = []
     for g, seed in enumerate(seeds):
         if args.only is not None and seed not in args.only:
             continue
-        sim = Simulation(config(seed, args.throws), crops=crops)
+        try:
+            sim = Simulation(config(seed, args.throws), crops=crops)
+        except NoRoom as e:  # big dice on a small table (--die-px 48): that game cannot be played
+            print(f"game {g + 1}/{args.games} seed {seed}: skipped, the simulator's {e}", file=sys.stderr)
+            skipped.append(seed)
+            continue
         region = sim.truth["table"]
         table = None if args.no_table else \
             TableConfig(tuple(region["frame_size"]), [tuple(p) for p in region["polygon"]])
@@ -277,7 +288,7 @@ def main() -> int:
                dice=f"rune55 {args.faces} faces" if crops else "drawn",
                seeds=[args.first_seed, args.first_seed + args.games - 1],
                camera=f"{args.frame[0]}x{args.frame[1]}, {args.fps:g} fps, {args.die_px}-px dice",
-               only=sorted(args.only) if args.only else None, model=args.model,
+               only=sorted(args.only) if args.only else None, skipped=skipped, model=args.model,
                read_ms_median=round(float(np.median(reads_ms)), 1) if reads_ms else None,
                motion_fps_640x480=round(fps, 1))
     print(json.dumps(out))

@@ -223,3 +223,14 @@ def test_leaning_dice_show_their_side_both_toward_and_away_from_the_wall():
         side = np.array([math.sin(math.radians(d.angle)), math.cos(math.radians(d.angle))])
         ways.add("away" if float(side @ (centre - (d.x, d.y))) > 0 else "toward")
     assert ways == {"away", "toward"}
+
+
+def test_dice_too_big_for_the_table_are_a_no_room_error_that_live_eval_reports_in_a_line(capsys):
+    import benchmark_scripts
+    from zonkcam.vision.sim.landing import NoRoom
+
+    with pytest.raises(NoRoom):  # a typed error a caller can catch, not any RuntimeError
+        Simulation(SimConfig(seed=0, throws=3, die_px=200))
+    with pytest.raises(SystemExit) as exit_:
+        benchmark_scripts.load("live_eval").main(["--die-px", "200", "--games", "1"])
+    assert exit_.value.code == 2 and "no room" in capsys.readouterr().err

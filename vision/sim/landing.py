@@ -13,6 +13,10 @@ import numpy as np
 from zonkcam.vision.sim.config import SimConfig, SimDie
 
 
+class NoRoom(RuntimeError):
+    """The table has no free spot for a die: too many dice, or dice too big, for its size."""
+
+
 class DiceLanding:
     """The dice's geometry; the attributes below are `Simulation`'s."""
 
@@ -146,7 +150,7 @@ class DiceLanding:
             p = a + (b - a) * float(self.rng.uniform(0.2, 0.8))
             if self._free_spot(float(p[0]), float(p[1]), others=others):
                 return p
-        raise RuntimeError("no free spot along the table edge")
+        raise NoRoom("no free spot along the table edge")
 
     def _send_off_table(self, d: SimDie, others: list[SimDie]) -> None:
         """Move a die's resting place outside the region: beyond its edge, across it, or out
@@ -204,7 +208,7 @@ class DiceLanding:
             x, y = float(self.rng.uniform(x1, x2)), float(self.rng.uniform(y1, y2))
             if self._on_table(x, y, margin) and self._free_spot(x, y, others=others):
                 return x, y
-        raise RuntimeError("no room left on the table for another die")
+        raise NoRoom("no room left on the table for another die")
 
     def _on_table(self, x: float, y: float, margin: float) -> bool:
         """Whether (x, y) lies on the region, `margin` die sides (and some) from its edge."""
