@@ -36,6 +36,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import bounded, bounded_float
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.vision.dice import Die, Reading
 from zonkcam.vision.motion import RestDetector
 from zonkcam.vision.sim.landing import NoRoom
@@ -176,18 +178,6 @@ def frame_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _bounded(kind: type, low: float, high: float):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text} is not from {low:g} to {high:g}")
-        return value
-    return parse
-
-
 def _seeds(text: str) -> set[int]:
     try:
         return {int(s) for s in text.split(",")}
@@ -197,9 +187,9 @@ def _seeds(text: str) -> set[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--throws", type=int, default=12)
-    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--games", type=bounded(1, 10_000), default=20)
+    parser.add_argument("--throws", type=bounded(1, 1_000), default=12)
+    parser.add_argument("--first-seed", type=seed_number, default=1000)
     parser.add_argument("--reader", choices=("drawn", "model", "found", "truth"), default="drawn")
     parser.add_argument("--crops", choices=("auto", "none"), default="auto",
                         help="auto: rune55 held-out faces when present (model, found and "
@@ -217,9 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-table", action="store_true",
                         help="no table file: the stream finds the region itself")
     camera = SimConfig()
-    parser.add_argument("--die-px", type=_bounded(int, 12, 200), default=camera.die_px,
+    parser.add_argument("--die-px", type=bounded(12, 200), default=camera.die_px,
                         help=f"the dice's side in the frame, px (default {camera.die_px})")
-    parser.add_argument("--fps", type=_bounded(float, 5, 120), default=camera.fps,
+    parser.add_argument("--fps", type=bounded_float(5, 120), default=camera.fps,
                         help=f"the camera's frame rate (default {camera.fps:g})")
     parser.add_argument("--frame", type=frame_size, default=(camera.width, camera.height),
                         metavar="WxH", help=f"the frame's size (default {camera.width}x{camera.height})")

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import bounded
+from zonkcam.hardware.options import seed as seed_number
 
 CUSTOM = (1, 6)  # the faces painted over: a skull for the one, an emblem for the six
 Truth = list[tuple[float, float, float, int]]  # (cx, cy, size, value) of each die in a photo
@@ -434,23 +436,29 @@ def print_misses(model: Path, source: str, teach: int, test: int, seed: int) -> 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--source", choices=("rune55", "drawn"), default="rune55")
-    ap.add_argument("--teach", type=int, default=10)
-    ap.add_argument("--test", type=int, default=40)
-    ap.add_argument("--epochs", type=int, help="zonkcam train's --epochs (default: its own)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--teach", type=bounded(1, 1_000), default=10)
+    ap.add_argument("--test", type=bounded(1, 1_000), default=40)
+    ap.add_argument("--epochs", type=bounded(1, 1_000), help="zonkcam train's --epochs (default: its own)")
+    ap.add_argument("--seed", type=seed_number, default=0)
+    ap.add_argument("--threads", type=bounded(1, 256), default=1)
     ap.add_argument("--base", help="zonkcam train's --base (rune55, a YOLO folder; default: drawn dice)")
     ap.add_argument("--keep", type=Path, help="work here (kept) instead of a temporary folder")
     ap.add_argument("--misses", type=Path, metavar="MODEL",
                     help="no loop: where the shipped model and MODEL (a taught one) miss the dice of the "
                          "never-taught photos (proposer, classifier, the reader's rules)")
     args = ap.parse_args(argv)
-    if args.misses:
-        return print_misses(args.misses, args.source, args.teach, args.test, args.seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        work = args.keep or Path(tmp)
-        figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed, threads=args.threads,
-                      base=args.base)
+    from zonkcam.models.finetune import TrainError
+    from zonkcam.vision.model import ModelError
+
+    try:  # a bad model file or base data: one line, not a traceback
+        if args.misses:
+            return print_misses(args.misses, args.source, args.teach, args.test, args.seed)
+        with tempfile.TemporaryDirectory() as tmp:
+            work = args.keep or Path(tmp)
+            figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed,
+                          threads=args.threads, base=args.base)
+    except (ModelError, TrainError) as e:
+        ap.error(str(e))
     f = figures
     print(json.dumps(f, indent=1), file=sys.stderr)
     print(f"{f['source']}: taught {f['taught_photos']} photos; never-taught {f['test_photos']} photos")
