@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 from zonkcam.hardware.options import bounded
 from zonkcam.hardware.options import seed as seed_number
+from zonkcam.models.thin_faces import MIN_EXAMPLES
 
 CUSTOM = (1, 6)  # the faces painted over: a skull for the one, an emblem for the six
 Truth = list[tuple[float, float, float, int]]  # (cx, cy, size, value) of each die in a photo
@@ -155,9 +156,13 @@ def with_new_faces(image: np.ndarray, truth: Truth, rng: np.random.Generator) ->
 
 # ------------------------------------------------------------------------------ the photos
 
-def rune55_photos(n_teach: int, n_test: int, seed: int) -> tuple[list[Photo], list[Photo], list[Photo]]:
+def rune55_photos(n_teach: int, n_test: int, seed: int, per_face: int = MIN_EXAMPLES
+                  ) -> tuple[list[Photo], list[Photo], list[Photo]]:
     """Taught and never-taught photos from rune55's held-out groups (whole groups apart: a group
-    holds copies of one photo), and plain photos of other groups (the forgetting check)."""
+    holds copies of one photo), and plain photos of other groups (the forgetting check). The
+    taught photos are those a person following docs/teach.md keeps: while a new face has shown
+    fewer than `per_face` times, a photo without it goes to the never-taught ones instead (a
+    person throws again); 0: the photos in their drawn order."""
     from zonkcam.models.rune55 import group_split
 
     with open(rune55_root() / "groups.csv", newline="") as f:
@@ -178,14 +183,24 @@ def rune55_photos(n_teach: int, n_test: int, seed: int) -> tuple[list[Photo], li
         shown = with_new_faces(image, truth, rng) if paint else image
         return Photo(item.image.stem[:40], shown, truth)
 
-    teach, test, plain = [], [], []
+    def teaches(p: Photo) -> bool:
+        shown = Counter(v for p in teach for *_, v in p.truth if v in CUSTOM)
+        short = {v for v in CUSTOM if shown[v] < per_face}
+        return not short or any(v in short for *_, v in p.truth)
+
+    teach: list[Photo] = []
+    test: list[Photo] = []
+    plain: list[Photo] = []
     for g in order:  # one photo of a group: its copies are near-duplicates
-        want = teach if len(teach) < n_teach else test if len(test) < n_test else plain
+        want: list[Photo] | None = teach if len(teach) < n_teach else test if len(test) < n_test else plain
         if want is plain and len(plain) >= n_test:
             break
         for item in by_group[g]:
             if (p := photo(item, want is not plain)) is not None:
-                want.append(p)
+                if want is teach and not teaches(p):
+                    want = test if len(test) < n_test else None  # painted: not a plain photo
+                if want is not None:
+                    want.append(p)
                 break
     return teach, test, plain
 
@@ -366,17 +381,24 @@ def review(captures, truth: dict[str, Truth]) -> dict[str, int]:
 
 # ---------------------------------------------------------------------------------- the loop
 
+def photos_of(source: str, teach: int, test: int, seed: int, per_face: int = MIN_EXAMPLES
+              ) -> tuple[list[Photo], list[Photo], list[Photo]]:
+    """Taught, never-taught and plain photos of `source` (its name checked first)."""
+    if usable(source) == "rune55":
+        return rune55_photos(teach, test, seed, per_face)
+    return drawn_photos(teach, test, seed)
+
+
 def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epochs: int | None = None,
-        seed: int = 0, base_dice: int = 600, threads: int = 1, base: str | None = None) -> dict:
+        seed: int = 0, base_dice: int = 600, threads: int = 1, base: str | None = None,
+        per_face: int = MIN_EXAMPLES) -> dict:
     """The whole loop in `work`; returns the figures."""
     from zonkcam.hardware.cli import main
     from zonkcam.models.captures import CaptureSet
     from zonkcam.models.finetune import FinetuneConfig, finetune
     from zonkcam.models.registry import shipped_model
 
-    source = usable(source)
-    photos = rune55_photos(teach, test, seed) if source == "rune55" else drawn_photos(teach, test, seed)
-    taught, never, plain = photos
+    taught, never, plain = photos_of(source, teach, test, seed, per_face)
     folder = work / "phone"
     folder.mkdir(parents=True, exist_ok=True)
     for p in taught:
@@ -401,6 +423,8 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
     pct = lambda rt: round(100 * rt[0] / max(1, rt[1]), 1)  # noqa: E731
     return {
         "source": source, "taught_photos": len(taught), "test_photos": len(never), "plain_photos": len(plain),
+        "taught_new_faces": {str(v): sum(d[3] == v for p in taught for d in p.truth) for v in CUSTOM},
+        "thin_faces": metrics["thin_faces"],
         "new_faces": {"n": after["new"][1], "before": pct(before["new"]), "after": pct(after["new"])},
         "pip_faces": {"n": after["pips"][1], "before": pct(before["pips"]), "after": pct(after["pips"])},
         "plain_dice": {"n": plain_after["all"][1], "before": pct(plain_before["all"]),
@@ -418,12 +442,11 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
     }
 
 
-def print_misses(model: Path, source: str, teach: int, test: int, seed: int) -> int:
+def print_misses(model: Path, source: str, teach: int, test: int, seed: int, per_face: int) -> int:
     """`--misses`: the never-taught photos' dice by what each model's reader made of them."""
     from zonkcam.models.registry import shipped_model
 
-    source = usable(source)
-    _, never, _ = (rune55_photos if source == "rune55" else drawn_photos)(teach, test, seed)
+    _, never, _ = photos_of(source, teach, test, seed, per_face)
     for name, path in (("shipped", shipped_model()), (str(model), model)):
         for kind, counts in where_missed(path, never).items():
             parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in (*MISS_KINDS, "crop right"))
@@ -442,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=seed_number, default=0)
     ap.add_argument("--threads", type=bounded(1, 256), default=1)
     ap.add_argument("--base", help="zonkcam train's --base (rune55, a YOLO folder; default: drawn dice)")
+    ap.add_argument("--per-face", type=bounded(0, 100), default=MIN_EXAMPLES,
+                    help="rune55: teach photos until each new face shows this often, as docs/teach.md "
+                         "asks (0: the photos as drawn)")
     ap.add_argument("--keep", type=Path, help="work here (kept) instead of a temporary folder")
     ap.add_argument("--misses", type=Path, metavar="MODEL",
                     help="no loop: where the shipped model and MODEL (a taught one) miss the dice of the "
@@ -452,16 +478,18 @@ def main(argv: list[str] | None = None) -> int:
 
     try:  # a bad model file or base data: one line, not a traceback
         if args.misses:
-            return print_misses(args.misses, args.source, args.teach, args.test, args.seed)
+            return print_misses(args.misses, args.source, args.teach, args.test, args.seed, args.per_face)
         with tempfile.TemporaryDirectory() as tmp:
             work = args.keep or Path(tmp)
             figures = run(work, args.source, args.teach, args.test, args.epochs, args.seed,
-                          threads=args.threads, base=args.base)
+                          threads=args.threads, base=args.base, per_face=args.per_face)
     except (ModelError, TrainError) as e:
         ap.error(str(e))
     f = figures
     print(json.dumps(f, indent=1), file=sys.stderr)
-    print(f"{f['source']}: taught {f['taught_photos']} photos; never-taught {f['test_photos']} photos")
+    shown = ", ".join(f"{n} {v}s" for v, n in f["taught_new_faces"].items())
+    print(f"{f['source']}: taught {f['taught_photos']} photos ({shown}); "
+          f"never-taught {f['test_photos']} photos")
     for key, label in (("new_faces", "new faces (emblem 6, skull 1)"), ("pip_faces", "pip faces"),
                        ("plain_dice", "plain dice, other photos"),
                        ("drawn_pip_dice", f"base data ({f['base_data']})")):

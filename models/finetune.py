@@ -53,6 +53,7 @@ from zonkcam.models.crops import SCALES, die_patches, grey, reader_crops, reject
 from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie, load_frames, shuffled, split_frames
 from zonkcam.models.onnx_io import OnnxClassifier, twin_error
 from zonkcam.models.quantize import CALIBRATION_IMAGES, quantize
+from zonkcam.models.thin_faces import advice, thin_faces
 from zonkcam.models.train_extra import TRAIN_EXTRA, TrainError, need_torch
 from zonkcam.models.twin_training import predict, train_twin, value_accuracy
 
@@ -155,6 +156,10 @@ def finetune(cfg: FinetuneConfig) -> dict:
     start = _starting_model(cfg.base, registry)
     data = _captured_data(cfg, start.crop)
     before = _score(start.model, data, start)
+    thin = thin_faces(start.model.classify(reader_crops(data.verified_p, *start.crop)),
+                      [d.value for d in data.verified_dice], *start.thresholds) if data.verified_dice else {}
+    if thin:  # said before the minutes of training, and again in the summary
+        print(f"warning: {advice(thin)}", file=sys.stderr)
     twin = start.spec.twin()
     t_train = time.time()
     if data.folds:
@@ -182,6 +187,7 @@ def finetune(cfg: FinetuneConfig) -> dict:
         "before": before, "after": after, "not_worse": better,
         "train_seconds": round(train_s, 1), "total_seconds": round(time.time() - t_start, 1),
         "epochs": history, "threads": cfg.threads, "proposer": proposer,
+        "thin_faces": {str(v): n for v, n in thin.items()},
     }
     metrics["activated"] = _register(cfg, registry, out, metrics, better) if cfg.register else False
     (out / "MODEL_CARD.md").write_text(model_card(metrics))
@@ -456,6 +462,11 @@ def _folds_note(m: dict) -> str:
             "on its own fold, trained on the others")
 
 
+def _thin_note(m: dict) -> str:
+    thin = {int(v): n for v, n in (m.get("thin_faces") or {}).items()}
+    return f"Warning: {advice(thin)}.\n\n" if thin else ""
+
+
 def model_card(m: dict) -> str:
     pct = lambda x: "n/a" if x is None else f"{100 * x:.1f}%"  # noqa: E731
     b, a = m["before"], m["after"]
@@ -478,6 +489,6 @@ captured dice; {_proposer_note(m)} metadata and thresholds are the base model's,
 | held-back captured dice ({m['dice']['held_back']}) | {pct(b['held_back'])} | {pct(a['held_back'])} |
 | base data ({m['base_data']}, {m['base_eval_dice']} dice) | {pct(b['base'])} | {pct(a['base'])} |
 
-Activated: {'yes' if m.get('activated') else 'no'} (a model is activated when it is not worse on the
-held-back dice and loses at most one point on the base data, or with `--force`).
+{_thin_note(m)}Activated: {'yes' if m.get('activated') else 'no'} (a model is activated when it is not worse
+on the held-back dice and loses at most one point on the base data, or with `--force`).
 """

@@ -20,15 +20,18 @@ GUARD = 0.01
 DISTILL_T = 2.0  # temperature of the distillation term (Hinton et al.): the old model's soft classes
 
 
-def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> float | None:
-    """Share of dice the reader would report with the right value (not dropped, not unreadable);
-    a value 0 (not a pip die) is right when the reader drops it."""
-    if not len(values):
-        return None
+def read_right(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> np.ndarray:
+    """Each die the reader would report with the right value (not dropped, not unreadable); a
+    value 0 (not a pip die) is right when the reader drops it."""
     read = np.argmax(probs[:, 1:], 1) + 1
     ok = (probs[:, 0] < reject) & (probs[np.arange(len(read)), read] >= value) & (read == values)
     ok |= (values == 0) & (probs[:, 0] >= reject)
-    return float(ok.mean())
+    return ok
+
+
+def value_accuracy(probs: np.ndarray, values: np.ndarray, reject: float, value: float) -> float | None:
+    """Share of dice `read_right`."""
+    return float(read_right(probs, values, reject, value).mean()) if len(values) else None
 
 
 def train_twin(twin, patches: np.ndarray, labels: np.ndarray, val: tuple[np.ndarray, np.ndarray],

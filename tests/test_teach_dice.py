@@ -140,4 +140,5 @@ def test_teach_custom_dice(tmp_path, monkeypatch, capsys):
     assert after >= 0.99 and min(per_after[1], per_after[6]) >= 0.95, report
     assert metrics["after"]["base"] >= metrics["before"]["base"], report  # no forgetting
     assert metrics["activated"] and Registry().active_name() == "star-logo"
+    assert metrics["thin_faces"] == {}, report  # each new face shown often enough: no warning
     assert len(faces) <= 7  # one bulk tap per face (or no die): a handful, not a relabelling session

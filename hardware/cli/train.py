@@ -56,6 +56,10 @@ def cmd_train(args: argparse.Namespace) -> int:
               f"{pct(p['drawn_recall_after'])} ({'kept' if p['tuned'] else 'not kept: it would forget'})")
     print(f"training took {m['train_seconds']:.0f} s ({m['total_seconds']:.0f} s in all); "
           f"wrote {args.out / 'model.onnx'}")
+    if m["thin_faces"]:
+        from zonkcam.models.thin_faces import advice
+
+        print(f"warning: {advice({int(v): n for v, n in m['thin_faces'].items()})}")
     if "name" not in m:
         return 0
     if m["activated"]:
