@@ -4,7 +4,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-from overhead_helpers import SIDE, die, put, recognised_throws, table
+from overhead_helpers import SIDE, die, paste_turned, put, recognised_throws, table
 from zonkcam.vision.cocked import (
     LEAST_TOP,
     SHORT_TOP,
@@ -390,3 +390,29 @@ def test_a_die_read_whole_leaning_over_a_flat_one_it_hides_in_part_is_the_cocked
     got = stream._with_missed([four], image)
     assert [(d.value, d.status) for d in got] == [(None, "cocked"), (2, "ok")]
     assert np.hypot(got[1].center[0] - x - at[0], got[1].center[1] - y - at[1]) < s / 3
+
+
+def _short_lean(noise: int, side: float) -> np.ndarray:
+    """A white die at (120, 100) turned 70°: a top face 0.8 of a die long and a side 0.6 as
+    bright of `side` dice below it, in felt with grey noise of its own."""
+    image = table()
+    top, low = round(0.8 * SIDE), round(side * SIDE)
+    sprite = np.full((top + low, SIDE, 3), 235, np.uint8)
+    sprite[top:] = 141
+    cv2.circle(sprite, (SIDE // 2, top // 2), 4, (20, 20, 20), -1)
+    paste_turned(image, sprite, 120, 100, 70)
+    rng = np.random.default_rng(noise)
+    return np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("side", "status"), [(0.33, "cocked"), (0.14, "ok")])
+def test_a_lean_short_of_long_in_every_picture_is_told_when_each_shows_it(side, status):
+    # issue 34 round 31 (82004 t0): a dark five leaning, its silhouette 1.129-1.133 times as
+    # long as wide in each quorum picture, under `LONG_ASPECT`, read flat in all three; in
+    # each it is long past `LEAST_LONG_ASPECT` with a short top face. A die lying flat
+    # with a sliver of shadow (1.14 long, a top face as long as wide) stays flat.
+    pictures = [_short_lean(noise, side) for noise in range(3)]
+    assert all(top_face_ratio(p, (120, 100), SIDE) == 1.0 for p in pictures)
+    five = die(120, 100, 5)
+    [decided] = cocked_or_flat([five], [[five]] * 3, pictures, SIDE)
+    assert decided.status == status

@@ -58,8 +58,8 @@ OVER_REACH = 1.5
 
 
 def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-                   others: Sequence[tuple[float, float]] = (), sides: bool = True
-                   ) -> float | None:
+                   others: Sequence[tuple[float, float]] = (), sides: bool = True,
+                   long_aspect: float = LONG_ASPECT) -> float | None:
     """Length of the die's top face along its silhouette's long axis ÷ its width, when the
     silhouette is long and a darker side of the face's colour shows; its width ÷ `side` when
     no side shows (or the bright part is nearly all of it) and it is about one die long (the
@@ -68,7 +68,7 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
     table, or the darker part is another die's). `others`: the centres of the other dice; a
     touching die is cut off where it is nearer its centre, but for what looks like this die's
     side (`silhouette`'s `sides`; False: cut off at halfway all the same)."""
-    long = _long_silhouette(image_bgr, center, side, others, sides)
+    long = _long_silhouette(image_bgr, center, side, others, sides, long_aspect)
     if not isinstance(long, tuple):
         return long
     turned, width, length, die, dark = long
@@ -90,7 +90,8 @@ def top_face_ratio(image_bgr: np.ndarray, center: tuple[float, float], side: flo
 
 
 def _long_silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-                     others: Sequence[tuple[float, float]], sides: bool
+                     others: Sequence[tuple[float, float]], sides: bool,
+                     long_aspect: float = LONG_ASPECT
                      ) -> tuple[np.ndarray, float, float, float, bool] | float | None:
     """The die's silhouette turned so its long axis runs down the rows (BGR, `0.7` of its
     width across), its width and length and the die's side (patch pixels) and whether the
@@ -110,7 +111,7 @@ def _long_silhouette(image_bgr: np.ndarray, center: tuple[float, float], side: f
     width, length = sorted((bw, bh))
     if width < 0.6 * found.side or length > TWO_DICE_ASPECT * width:
         return None  # a piece of a die, or two dice
-    if length < LONG_ASPECT * width:
+    if length < long_aspect * width:
         return 1.0
     # Turn the silhouette so its long axis runs down the rows (the face's grey is followed
     # along it: `_levels`).
@@ -322,9 +323,10 @@ def _centres(dice: list[Die], leave_out: set[int]) -> list[tuple[float, float]]:
 
 
 def looks_cocked(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-                 others: Sequence[tuple[float, float]] = ()) -> bool:
+                 others: Sequence[tuple[float, float]] = (),
+                 long_aspect: float = LONG_ASPECT) -> bool:
     """Whether the die at `center` has a short top face (`top_face_ratio` in
     `LEAST_TOP..SHORT_TOP`)."""
-    ratio = top_face_ratio(image_bgr, center, side, others)
+    ratio = top_face_ratio(image_bgr, center, side, others, long_aspect=long_aspect)
     return ratio is not None and LEAST_TOP <= ratio <= SHORT_TOP
 

@@ -15,6 +15,11 @@ from zonkcam.vision.cocked import looks_cocked, under_a_leaning_die
 from zonkcam.vision.dice import Die, reading_order
 from zonkcam.vision.geometry import die_size, distance
 
+# a silhouette this long for its width in every picture of the quorum may lean (1.15 in one:
+# 82004 t0's leaning five measured 1.129-1.133 in all three; a flat die's least is lower, its
+# noisiest picture reaching 1.114 (81003 t3) and 1.2 (82006 t6), where the mean took in 1.154)
+LEAST_LONG_ASPECT = 1.10
+
 
 def vote(readings: list[list[Die]]) -> tuple[list[Die], bool]:
     """Per-die majority over the readings: (dice, agreed).
@@ -56,7 +61,10 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
     noise and the read's centre and size, and the vote can follow two pictures of three (a
     white one lying flat by the wall was called cocked so). A die decided flat takes the
     value read most often flat. One that looks cocked on the mean is flat where a die read
-    cocked leans over it (`under_a_leaning_die`: the side over its edge makes it look so)."""
+    cocked leans over it (`under_a_leaning_die`: the side over its edge makes it look so).
+    A die read flat in every picture is cocked when it looks cocked in each of them long
+    from `LEAST_LONG_ASPECT` (under `LONG_ASPECT`): a lean shows in all, a flat die's noise
+    in some."""
     if len(pictures) < 2:
         return dice
     mean: np.ndarray | None = None
@@ -66,7 +74,14 @@ def cocked_or_flat(dice: list[Die], quorum: list[list[Die]], pictures: Sequence[
                 if o.status in ("ok", "unreadable", "cocked")
                 and np.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]) < 0.5 * side]
         flat = [o for o in near if o.status != "cocked"]
-        if flat and len(flat) < len(near) and d.status in ("ok", "unreadable", "cocked"):
+        if flat and len(flat) == len(near) and d.status == "ok":
+            # read flat in every picture: a lean short of `LONG_ASPECT` in each of them
+            # (82004 t0: 1.129-1.133) is told when every picture shows it
+            others = [o.center for o in dice if o is not d]
+            if all(looks_cocked(p, d.center, side, others, LEAST_LONG_ASPECT) for p in pictures) \
+                    and not under_a_leaning_die(pictures[-1], dice, k, side):
+                d = replace(d, value=None, status="cocked")
+        elif flat and len(flat) < len(near) and d.status in ("ok", "unreadable", "cocked"):
             if mean is None:
                 mean = np.mean(np.stack(list(pictures)), axis=0).astype(np.uint8)
             others = [o.center for o in dice if o is not d]
