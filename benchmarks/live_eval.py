@@ -19,8 +19,9 @@ photos' legible dice, labels corrected (the held-out pool holds faces labelled w
 
 Frames go from the simulator straight into `ThrowStream` (no video encoding), one core
 (OpenCV and onnxruntime threads set to 1). Prints one JSON object: exact-throw rate, phantom
-events, SPAZ and lost recall, false SPAZ, median latency beyond the settle window, and the
-motion path's frames per second at 640x480.
+events, SPAZ and lost recall, false SPAZ, false cocked dice (a die the truth has flat reported
+cocked), median latency beyond the settle window, and the motion path's frames per second at
+640x480.
 """
 from __future__ import annotations
 

@@ -2,11 +2,13 @@
 import hashlib
 
 import pytest
+from zonkcam.vision.dice import Die
 from zonkcam.vision.sim.reader import DrawnDiceReader
 from zonkcam.vision.sim.scoring import score
 from zonkcam.vision.sim.simulator import SimConfig, Simulation
 from zonkcam.vision.stream import ThrowStream
 from zonkcam.vision.table import TableConfig
+from zonkcam.vision.throws import ThrowEvent
 
 
 def play(config: SimConfig):
@@ -234,3 +236,28 @@ def test_dice_too_big_for_the_table_are_a_no_room_error_that_live_eval_reports_i
     with pytest.raises(SystemExit) as exit_:
         benchmark_scripts.load("live_eval").main(["--die-px", "200", "--games", "1"])
     assert exit_.value.code == 2 and "no room" in capsys.readouterr().err
+
+
+def _read(value, status="ok"):
+    return Die(value, "white", 1.0, 1.0, (0, 0, 10, 10), (5.0, 5.0), 0.0, status)
+
+
+def test_a_flat_die_reported_cocked_is_counted_a_false_cocked_die():
+    # issue 34 round 32: a flat die called cocked showed only in `exact` (round 31's 82006 t6);
+    # a cocked die reported cocked is no false one; a kept or removed die is counted where it
+    # was thrown, and a phantom event's dice are not counted
+    def truth(value, status="ok"):
+        return {"value": value, "color": "white", "status": status}
+
+    throws = [{"frame": 0, "flags": [], "thrown": [truth(2), truth(5)], "kept": [], "removed": []},
+              {"frame": 100, "flags": ["cocked"], "thrown": [truth(None, "cocked"), truth(3)],
+               "kept": [truth(5)], "removed": []},
+              {"frame": 200, "flags": [], "thrown": [truth(4)], "kept": [truth(5)], "removed": []}]
+    events = [ThrowEvent(0.3, 10, [_read(None, "cocked"), _read(5)], [], [], ["cocked"]),
+              ThrowEvent(3.6, 110, [_read(None, "cocked"), _read(3)], [_read(None, "cocked")], [],
+                         ["cocked"]),
+              ThrowEvent(6.9, 210, [_read(4)], [_read(5)], [], []),
+              ThrowEvent(7.0, 211, [_read(None, "cocked")], [], [], ["cocked"])]
+    result = score(events, {"fps": 30, "throws": throws})
+    assert (result.exact, result.phantoms, result.false_cocked) == (1, 1, 1)
+    assert result.to_json()["false_cocked"] == 1

@@ -3,7 +3,10 @@
 An event belongs to the last simulated throw that came to rest before it, if it comes within
 `window_s` of that rest; any other event, or a second event for the same throw, is a phantom.
 A throw is reported exactly when its event has the same thrown, kept and removed dice (value and
-status, as multisets) and the same flags. Colours are counted separately.
+status, as multisets) and the same flags. Colours are counted separately. A false cocked die is
+a die thrown reported `cocked` beyond the truth's cocked dice thrown (kept and removed dice are
+earlier throws' dice again, counted there): the truth has no places to match dice by, so a
+cocked die read flat and a flat die called cocked in one throw cancel out (both miss `exact`).
 """
 from __future__ import annotations
 
@@ -29,13 +32,14 @@ class Score:
     knocked_truth: int = 0
     knocked_found: int = 0
     false_knocked: int = 0
+    false_cocked: int = 0  # dice
     latency_ms: list[float] = field(default_factory=list)
     misses: list[dict] = field(default_factory=list)  # what went wrong, for reading
 
     def add(self, other: Score) -> None:
         for name in ("throws", "reported", "exact", "colours_right", "phantoms", "spaz_truth",
                      "spaz_found", "lost_truth", "lost_found", "false_spaz", "knocked_truth",
-                     "knocked_found", "false_knocked"):
+                     "knocked_found", "false_knocked", "false_cocked"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.latency_ms += other.latency_ms
         self.misses += other.misses
@@ -59,6 +63,7 @@ class Score:
             "knocked_recall": rate(self.knocked_found, self.knocked_truth),
             "knocked_throws": self.knocked_truth,
             "false_knocked": self.false_knocked,
+            "false_cocked": self.false_cocked,
             "latency_ms_median": (round(statistics.median(self.latency_ms), 1)
                                   if self.latency_ms else None),
         }
@@ -66,6 +71,10 @@ class Score:
 
 def _dice(dice: list) -> Counter:
     return Counter((d["value"], d["status"]) for d in dice)
+
+
+def _cocked(dice: list) -> int:
+    return sum(d["status"] == "cocked" for d in dice)
 
 
 def _dice_colours(dice: list) -> Counter:
@@ -102,6 +111,7 @@ def score(events: list[ThrowEvent], truth: dict, window_s: float = 1.0) -> Score
         result.false_spaz += "spaz" not in t["flags"] and "spaz" in got["flags"]
         result.knocked_found += "knocked" in t["flags"] and "knocked" in got["flags"]
         result.false_knocked += "knocked" not in t["flags"] and "knocked" in got["flags"]
+        result.false_cocked += max(0, _cocked(got["thrown"]) - _cocked(t["thrown"]))
         same = all(_dice(got[part]) == _dice(t[part]) for part in ("thrown", "kept", "removed"))
         same &= sorted(got["flags"]) == sorted(t["flags"])
         result.exact += same
