@@ -240,3 +240,28 @@ def test_a_dark_die_lying_flat_whose_shaded_part_merges_with_the_floor_is_not_co
     ratio = top_face_ratio(image, (120, 100), SIDE)
     assert ratio is None or not LEAST_TOP <= ratio <= SHORT_TOP, ratio
     assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+
+
+def lit_dark_tray(gain: float) -> np.ndarray:
+    """`dark_tray`'s floor lit `gain` times (a lamp's end of it, the room's light turned up)."""
+    rng = np.random.default_rng(0)
+    floor = np.full((200, 240, 3), FLOOR, np.float32) * gain + rng.normal(0, 2, (200, 240, 1))
+    return np.clip(floor, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("angle", [0, 25, 70, 78])
+def test_a_grey_die_shaded_at_one_edge_on_a_dark_floor_lit_past_48_is_not_cocked(angle):
+    # issue 34 round 32 (84009 t5): a grey two lying flat, its face darker at one edge, on
+    # the tray's floor lit to Lab 48 where the lamp and the room's light met: the colour test
+    # left the shaded part out (38 greys over the floor, under its bar of 40), and the lit
+    # part alone, a die long and 0.81 wide, passed for a leaning die's top face
+    image = lit_dark_tray(1.3)  # Lab lightness 52
+    sprite = np.full((SIDE, SIDE, 3), 130, np.float32)
+    sprite[SIDE - round(0.35 * SIDE):] *= 0.65
+    for k in (0.3, 0.7):
+        cv2.circle(sprite, (round(k * SIDE), round(k * SIDE)), SIDE // 8, (235, 235, 235), -1)
+    paste_turned(image, sprite.astype(np.uint8), 120, 100, angle)
+    assert mark_cocked(image, [die(120, 100)], SIDE)[0].status == "ok"
+    leaning = lit_dark_tray(1.3)
+    put(leaning, 120, 100, angle, lean=40, body=130)
+    assert mark_cocked(leaning, [die(120, 100)], SIDE)[0].status == "cocked"
