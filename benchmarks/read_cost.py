@@ -2,19 +2,22 @@
 on an 8 MP still).
 
     python benchmarks/read_cost.py [--count N] [--sizes 40,60,100] [--dice 6] [--touching N]
-                                   [--parts] [--model M]
+                                   [--pi-tray N] [--parts] [--model M]
 
 Draws 8 MP (3280x2464) stills of `--dice` dice of each size (`vision.sim.drawn`, four tables),
 and with `--touching N` also N of `scale_eval`'s `touching` proxy (rune55 dice 60-120 px pushed
-together on a dark tray; needs ../shared/datasets/rune55), reads each once to warm up and then
-timed, and prints per kind of still: read ÷ JPEG decode (median of the stills' ratios) in CPU
-time (`time.process_time`) and in wall time, the read's median CPU ms, the whole views shrunk
-(their sides; "regions": the focus's), the proposer's calls and the megapixels it saw,
-classifier calls and crops, and the share of the read spent in each stage (shrinking the
-still, the proposer, cutting crops, the classifier, the rest). The decode and the read run in
-this one process on one thread (onnxruntime, OpenCV and OMP), each still's decode the median of
-`DECODES`: on a shared machine CPU time is the steadier figure (wall time counts the waits for
-a core), and one decode timed alone moved its ratio by up to 30 %.
+together on a dark tray; needs ../shared/datasets/rune55), with `--pi-tray N` N of its `pi-tray`
+proxy (`benchmarks/pi_tray.py`: 5-8 rune55 dice of one size, 80-140 px, pairs touching, on the
+Pi camera's 8 MP dark tray, the still the issue's target was set on; dice cut from the first
+`POOL` `tune` photos), reads each once to warm up and then timed, and prints per kind of
+still: read ÷ JPEG decode (median of the stills' ratios) in CPU time (`time.process_time`)
+and in wall time, the read's median CPU ms, the whole views shrunk (their sides; "regions":
+the focus's), the proposer's calls and the megapixels it saw, classifier calls and crops, and
+the share of the read spent in each stage (shrinking the still, the proposer, cutting crops,
+the classifier, the rest). The decode and the read run in this one process on one thread
+(onnxruntime, OpenCV and OMP), each still's decode the median of `DECODES`: on a shared
+machine CPU time is the steadier figure (wall time counts the waits for a core), and one
+decode timed alone moved its ratio by up to 30 %.
 No wall-clock figure here is a test: the tests count passes (tests/test_vision_cost.py).
 """
 from __future__ import annotations
@@ -40,6 +43,7 @@ from zonkcam.vision.sim.drawn import render_scene
 
 STILL = (3280, 2464)
 DECODES = 5  # each still's JPEG decode timed this many times, the median taken
+POOL = 60  # `--pi-tray`: the `tune` photos its dice are cut from
 
 
 class Meter:
@@ -125,6 +129,22 @@ def touching_stills(count: int, seed: int) -> list[np.ndarray]:
     return out
 
 
+def pi_tray_stills(count: int, seed: int) -> list[np.ndarray]:
+    """`count` of `scale_eval`'s `pi-tray` stills, their dice cut from the `tune` photos."""
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    import pi_tray  # benchmarks beside this one
+    from scale_eval import cut_pool
+    from zonkcam.models.rune55 import datasets_root, group_split
+
+    root = datasets_root() / "rune55"
+    if not (root / "groups.csv").is_file():
+        print(f"read_cost: --pi-tray {count} skipped: no rune55 at {root}", file=sys.stderr)
+        return []
+    pool = cut_pool([it for it in group_split(root, "tune") if len(it.dice)][:POOL])
+    rng = np.random.default_rng(seed)
+    return [pi_tray.rune55_still(pool, rng)[0] for _ in range(count)] if pool else []
+
+
 def timed(f: Callable[[], Any]) -> tuple[float, float]:
     """CPU and wall seconds of one call of `f`."""
     c0, w0 = time.process_time(), time.perf_counter()
@@ -189,6 +209,7 @@ def main() -> int:
     ap.add_argument("--sizes", default="40,60,100", help="drawn dice's sides, px")
     ap.add_argument("--dice", type=int, default=6)
     ap.add_argument("--touching", type=int, default=0, help="touching-proxy stills (rune55)")
+    ap.add_argument("--pi-tray", type=int, default=0, help="pi-tray-proxy stills (rune55)")
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--parts", action="store_true", help="also time each part of a proposal by side")
     ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
@@ -201,6 +222,8 @@ def main() -> int:
              for s in args.sizes.split(",") if s}
     if args.touching:
         kinds["touching 60-120 px"] = touching_stills(args.touching, args.seed)
+    if args.pi_tray:
+        kinds["pi-tray 80-140 px"] = pi_tray_stills(args.pi_tray, args.seed)
     print("| still | n | read ÷ decode, CPU (wall) | read CPU ms | whole views shrunk (sides) | "
           "proposer calls (MP) | classifier calls | crops | shrink | proposer | crops cut | "
           "classifier | rest |")
