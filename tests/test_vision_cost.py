@@ -1,11 +1,14 @@
 """What a read of a camera still costs, counted, not timed (issue 36: read ÷ decode ≤ 1.0 on an
 8 MP still; the timings are benchmarks/read_cost.py's): a zoom past a view that read dice surely
 looks only round them, and sees there what the whole view shows; the focus leaves a die read
-surely alone in its region as read; a big still's views read few rejected candidates again."""
+surely alone in its region as read; a big still's views read few rejected candidates again, its
+first view none."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
+from zonkcam.vision import read as read_module
 from zonkcam.vision import scales
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.proposals import Proposal, proposer_input
@@ -246,3 +249,42 @@ def test_a_die_alone_boxed_long_is_not_searched_on_a_grid(reader):
     apart = sorted(c.proposal.cx for c in parts if abs(c.proposal.cy - 900) < 50)
     assert len(parts) == 5 and len(apart) == 2
     assert abs(apart[0] - 300) < 40 and abs(apart[1] - 404) < 40, apart  # a grid 35 px apart
+
+
+def test_without_rejected_again_no_rejected_candidate_is_cut_again(reader):
+    """The eight rejected candidates above, their second look asked without `rejected_again`
+    (a big still's first view): none is cut again."""
+    image = background(np.random.default_rng(2), 1200, 800, "wood")
+    found = [candidate(100 + 120 * i, 400, 60, sure=0.1, reject=0.8, score=0.3 + 0.05 * i)
+             for i in range(8)]
+    cut: list[Proposal] = []
+    look = reader.look
+    reader.look = lambda image, p: cut.append(p) or look(image, p)  # type: ignore[method-assign]
+    try:
+        again = second_look(reader, image, found, None, capped=True, rejected_again=False)
+    finally:
+        del reader.look
+    assert cut == []
+    assert again == found
+
+
+def test_a_big_stills_first_view_gives_its_rejected_candidates_no_second_look(reader, monkeypatch):
+    """An 8 MP still's 320-px view (its dice ~15 px there) reads its proposals once where they
+    are rejected; the views after it, and a 640-px picture's first view, read them again (issue
+    36 round 12: taken back there, they made that view count dice it did not see)."""
+    calls: list[tuple[int, bool]] = []
+    real = read_module.read_looked
+
+    def recorded(reader_, image, at, gains, size, capped=False, rejected_again=True):
+        calls.append((max(image.shape[:2]), rejected_again))
+        return real(reader_, image, at, gains, size, capped, rejected_again=rejected_again)
+
+    monkeypatch.setattr(read_module, "read_looked", recorded)
+    image, drawn = heap(3)
+    dice = reader.read(image).dice
+    assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
+    assert calls[0] == (3280, False)
+    assert all(again for _, again in calls[1:])
+    calls.clear()
+    reader.read(cv2.resize(image[900:1540, 1300:1940], (640, 640)))
+    assert calls[0] == (640, True)

@@ -40,8 +40,8 @@ Again = tuple[int, Proposal, np.ndarray, np.ndarray, float]
 
 
 def read_looked(reader: CropReader, image: np.ndarray, at: list[Proposal],
-                gains: list[np.ndarray], size: float | None, capped: bool = False
-                ) -> list[Candidate]:
+                gains: list[np.ndarray], size: float | None, capped: bool = False,
+                rejected_again: bool = True) -> list[Candidate]:
     """The proposals `at` cut from the picture and read in one batch (each with the white
     balance `gains` of the view it came from), each given its `second_look`: one candidate per
     proposal, in their order."""
@@ -52,20 +52,21 @@ def read_looked(reader: CropReader, image: np.ndarray, at: list[Proposal],
     return second_look(reader, image, [
         Candidate(q, angle, pr, patch, g, crop)
         for q, (crop, patch, angle), pr, g in zip(at, looks, probs, gains, strict=True)],
-        size, capped)
+        size, capped, rejected_again)
 
 
 def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], size: float | None,
-                capped: bool = False) -> list[Candidate]:
+                capped: bool = False, rejected_again: bool = True) -> list[Candidate]:
     """Unsure dice, dice proposed at a size out of line with the picture's others, and rejected
     candidates the proposer is fairly sure of, read again at other crop sizes, in one batch. A
     die keeps its surest read that is not a reject; a rejected one comes back only on a sure
     read. Each keeps the proposer's box: a crop that reads better is not a better box (a small
     die in twice its size of crop can pass for a one), and captured labels keep the size the
     reader's first look will cut again. `capped`: of the rejected candidates, only the
-    `SECOND_LOOK_REJECTED_MOST` surest by heat (or as many as the dice read) are looked at."""
+    `SECOND_LOOK_REJECTED_MOST` surest by heat (or as many as the dice read) are looked at;
+    without `rejected_again`, none (a big still's first view: `Reader._zoomed`)."""
     typical = typical_size(found, size, reader.rejects)
-    rejected = sorted((i for i, c in enumerate(found) if reader.rejects(c)
+    rejected = sorted((i for i, c in enumerate(found) if rejected_again and reader.rejects(c)
                        and c.proposal.score >= SECOND_LOOK_REJECTED_SCORE),
                       key=lambda i: -found[i].proposal.score)
     if capped:
