@@ -60,10 +60,11 @@ from zonkcam.vision.second_look import read_looked
 from zonkcam.vision.squares import square, squared
 
 # The first view of a big still (320 px) gives its rejected candidates no second look: it shows
-# an 8 MP still's dice at a quarter of their size or less, where what it rejects is grain or a
-# die boxed with its neighbours, and a read taken back there at other crop sizes made that view
-# count dice it did not see (issue 36 round 12: on scale_eval's seed 37 stills, 2-11 false
-# dice fewer and 2-9 dice more found; a pi-tray still ~8 crops fewer).
+# an 8 MP still at a tenth of its size (80-140-px dice at 8-14 px), where what it rejects is
+# grain or a die boxed with its neighbours, and a read taken back there at other crop sizes made that view
+# count dice it did not see, so the 1280-px zoom that reads pairs apart did not run (issue 36
+# round 12: scale_eval's seed 37 stills 1-6 false dice fewer a proxy, pi-tray 9 dice more
+# found; read_cost's pi-tray stills 200 -> 168 crops).
 FIRST_VIEW_REJECTED_AGAIN = False
 
 # REJECT_THRESHOLD and VALUE_THRESHOLD: the defaults a model without its own is read with
