@@ -1,9 +1,9 @@
 """Faces a capture shows too few times to teach.
 
 A face the starting model reads wrong on most of the verified dice that show it is one it has
-never seen (a skull for the one, an emblem on the six). Ten photos teach such a face when they
-show it at least `MIN_EXAMPLES` times (docs/teach.md, step 1): on the rune55 proxy a seed whose
-ten taught photos held 3 emblems read 63 % of new faces afterwards, seeds with 6-8 read 91-95 %.
+never seen (a skull for the one, an emblem on the six); docs/teach.md (step 1) asks for at least
+`MIN_EXAMPLES` of each. On the rune55 proxy, ten photos showing 3 emblems left it reading 63 %
+of the new faces on other photos; ten of the same seed showing 8, 71 %.
 """
 from __future__ import annotations
 
