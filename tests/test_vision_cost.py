@@ -2,7 +2,7 @@
 8 MP still; the timings are benchmarks/read_cost.py's): a zoom past a view that read dice surely
 looks only round them, and sees there what the whole view shows; the focus leaves a die read
 surely alone in its region as read; a big still's views read few rejected candidates again, its
-first view none."""
+first view none, and its unsure dice none in the colour greys."""
 from __future__ import annotations
 
 import cv2
@@ -11,6 +11,7 @@ import pytest
 from zonkcam.vision import read as read_module
 from zonkcam.vision import scales
 from zonkcam.vision.candidates import Candidate
+from zonkcam.vision.faces import COLOUR_VIEWS
 from zonkcam.vision.proposals import Proposal, proposer_input
 from zonkcam.vision.read import Reader
 from zonkcam.vision.regions import joined, regions, strips, view_cells
@@ -251,9 +252,9 @@ def test_a_die_alone_boxed_long_is_not_searched_on_a_grid(reader):
     assert abs(apart[0] - 300) < 40 and abs(apart[1] - 404) < 40, apart  # a grid 35 px apart
 
 
-def test_without_rejected_again_no_rejected_candidate_is_cut_again(reader):
-    """The eight rejected candidates above, their second look asked without `rejected_again`
-    (a big still's first view): none is cut again."""
+def test_a_light_second_look_cuts_no_rejected_candidate_again(reader):
+    """The eight rejected candidates above, their second look asked `light` (a big still's
+    first view): none is cut again."""
     image = background(np.random.default_rng(2), 1200, 800, "wood")
     found = [candidate(100 + 120 * i, 400, 60, sure=0.1, reject=0.8, score=0.3 + 0.05 * i)
              for i in range(8)]
@@ -261,7 +262,7 @@ def test_without_rejected_again_no_rejected_candidate_is_cut_again(reader):
     look = reader.look
     reader.look = lambda image, p: cut.append(p) or look(image, p)  # type: ignore[method-assign]
     try:
-        again = second_look(reader, image, found, None, capped=True, rejected_again=False)
+        again = second_look(reader, image, found, None, capped=True, light=True)
     finally:
         del reader.look
     assert cut == []
@@ -269,22 +270,44 @@ def test_without_rejected_again_no_rejected_candidate_is_cut_again(reader):
 
 
 def test_a_big_stills_first_view_gives_its_rejected_candidates_no_second_look(reader, monkeypatch):
-    """An 8 MP still's 320-px view (its dice ~15 px there) reads its proposals once where they
-    are rejected; the views after it, and a 640-px picture's first view, read them again (issue
-    36 round 12: taken back there, they made that view count dice it did not see)."""
+    """An 8 MP still's 320-px view (its dice ~6 px there) is read `light`: its rejected proposals
+    once; the views after it, and a 640-px picture's first view, read them again (issue 36
+    round 12: taken back there, they made that view count dice it did not see)."""
     calls: list[tuple[int, bool]] = []
     real = read_module.read_looked
 
-    def recorded(reader_, image, at, gains, size, capped=False, rejected_again=True):
-        calls.append((max(image.shape[:2]), rejected_again))
-        return real(reader_, image, at, gains, size, capped, rejected_again=rejected_again)
+    def recorded(reader_, image, at, gains, size, capped=False, light=False):
+        calls.append((max(image.shape[:2]), light))
+        return real(reader_, image, at, gains, size, capped, light=light)
 
     monkeypatch.setattr(read_module, "read_looked", recorded)
     image, drawn = heap(3)
     dice = reader.read(image).dice
     assert sorted(d.value for d in dice) == sorted(d.value for d in drawn)
-    assert calls[0] == (3280, False)
-    assert all(again for _, again in calls[1:])
+    assert calls[0] == (3280, True)
+    assert not any(light for _, light in calls[1:])
     calls.clear()
     reader.read(cv2.resize(image[900:1540, 1300:1940], (640, 640)))
-    assert calls[0] == (640, True)
+    assert calls[0] == (640, False)
+
+
+def test_a_light_second_look_reads_no_unsure_die_in_the_colour_greys(reader):
+    """An unsure die with a red patch is read again at three sizes, turned half round and in six
+    colour greys (ten crops); `light` (a big still's first view), not in the colour greys: the
+    first view's colour greys changed no reading of 360 cached 8 MP stills (issue 36 round 12)."""
+    image = background(np.random.default_rng(2), 1200, 800, "wood")
+    patch = np.zeros((64, 64, 3), np.uint8)
+    patch[..., 2] = 200
+    probs = np.array([0.0, 0.6, 0.4, 0, 0, 0, 0], np.float32)
+    crop = np.zeros((reader.model.crop, reader.model.crop), np.float32)
+    unsure_die = Candidate(Proposal(600, 400, 60, 60, 0.9), 0.0, probs, patch, np.ones(3), crop)
+    batches: list[int] = []
+    classify = reader.model.classify
+    reader.model.classify = lambda crops: batches.append(len(crops)) or classify(crops)  # type: ignore[method-assign]
+    try:
+        second_look(reader, image, [unsure_die], None)
+        second_look(reader, image, [unsure_die], None, light=True)
+    finally:
+        del reader.model.classify
+    assert batches[0] == batches[1] + len(COLOUR_VIEWS)
+    assert batches[1] >= 4

@@ -59,13 +59,15 @@ from zonkcam.vision.regions import regions, view_cells
 from zonkcam.vision.second_look import read_looked
 from zonkcam.vision.squares import square, squared
 
-# The first view of a big still (320 px) gives its rejected candidates no second look: it shows
-# an 8 MP still at a tenth of its size (80-140-px dice at 8-14 px), where what it rejects is
-# grain or a die boxed with its neighbours, and a read taken back there at other crop sizes made that view
+# The first view of a big still (320 px) is read lightly (`second_look`'s `light`): its rejected
+# candidates get no second look, and its unsure dice none in the colour greys. It shows an 8 MP
+# still at a tenth of its size (80-140-px dice at 8-14 px), where what it rejects is grain or a
+# die boxed with its neighbours, and a read taken back there at other crop sizes made that view
 # count dice it did not see, so the 1280-px zoom that reads pairs apart did not run (issue 36
 # round 12: scale_eval's seed 37 stills 1-6 false dice fewer a proxy, pi-tray 9 dice more
-# found; read_cost's pi-tray stills 200 -> 168 crops).
-FIRST_VIEW_REJECTED_AGAIN = False
+# found; read_cost's pi-tray stills 200 -> 168 crops). Without the colour greys there, 360
+# cached pi-tray, pi-drawn and touching stills read the same, ~3 % less CPU.
+FIRST_VIEW_LIGHT = True
 
 # REJECT_THRESHOLD and VALUE_THRESHOLD: the defaults a model without its own is read with
 __all__ = ["REJECT_THRESHOLD", "VALUE_THRESHOLD", "Candidate", "ModelError", "Reader", "TableError"]
@@ -215,14 +217,14 @@ class Reader(CropReader):
         proposer finds (`scales.seen_enough`) proposes only the regions round those dice: the
         whole 8 MP still at 1280 px costs about three decodes (issue 36). A big still's views
         give few rejected candidates a second look (`capped`), its first view none
-        (`FIRST_VIEW_REJECTED_AGAIN`). With the candidates, a big still's die size by all its
+        (`FIRST_VIEW_LIGHT`). With the candidates, a big still's die size by all its
         views (`die_sizes.seen_size`; None for other pictures)."""
         long_side = max(image.shape[:2])
         side = self.proposer_side
         # a big still's views read few of the rejected candidates again (its grain proposes many)
         capped = self._unsized_still(image, size)
         passes = {side: self._candidates_at(image, side, size, capped=capped,
-                                            rejected_again=FIRST_VIEW_REJECTED_AGAIN or not capped)}
+                                            light=FIRST_VIEW_LIGHT and capped)}
         looked: dict[int, list[tuple[int, int, int, int]] | None] = {side: None}
         while scales.zoom_again(passes, long_side, self.proposer_side, size is not None,
                                 self.rejects, self.unsure):
@@ -316,12 +318,12 @@ class Reader(CropReader):
 
     def _candidates_at(self, image: np.ndarray, side: int, size: float | None,
                        canvas: int = 1, near: Sequence[Candidate] | None = None,
-                       capped: bool = False, least: float = 0.0, rejected_again: bool = True
+                       capped: bool = False, least: float = 0.0, light: bool = False
                        ) -> list[Candidate]:
         """The candidates of a proposal on the picture scaled to `side` px (in the middle of a
         plain canvas `canvas` times as large); `near`: of the regions of that view round these
         dice only (`vision.regions`), proposed as in the whole view; `capped`: with few rejected
-        candidates read again (`second_look`), without `rejected_again` none; `least`: of the
+        candidates read again (`second_look`), `light`: none, nor colour greys; `least`: of the
         proposals at least that size (px) only."""
         cells = None if not near else view_cells(image, regions(
             near, image.shape[1], image.shape[0], self.rejects, scales.FOCUS_MARGIN), side)
@@ -330,11 +332,11 @@ class Reader(CropReader):
             proposals = [p for grey01, x0, y0 in cells
                          for p in self._proposed(grey01, scale, x0, y0)]
             gains = [near[0].gains] * len(proposals)  # the view before's: the same highlights
-            return self._read_proposals(image, proposals, gains, size, capped, rejected_again)
+            return self._read_proposals(image, proposals, gains, size, capped, light)
         proposals, small = self._proposals_at(image, side, canvas)
         proposals = [p for p in proposals if p.size >= least]
         gains = [white_balance_gains(small)] * len(proposals) if proposals else []
-        return self._read_proposals(image, proposals, gains, size, capped, rejected_again)
+        return self._read_proposals(image, proposals, gains, size, capped, light)
 
     def _proposals_at(self, image: np.ndarray, side: int, canvas: int = 1
                       ) -> tuple[list[Proposal], np.ndarray]:
@@ -356,11 +358,11 @@ class Reader(CropReader):
 
     def _read_proposals(self, image: np.ndarray, proposals: list[Proposal],
                         gains: list[np.ndarray], size: float | None,
-                        capped: bool = False, rejected_again: bool = True) -> list[Candidate]:
+                        capped: bool = False, light: bool = False) -> list[Candidate]:
         """Proposals cut from the picture and read in one batch (each with the white balance
         `gains` of the view it was proposed in), given their second look, one read per die."""
         return one_per_die(read_looked(self, image, proposals, gains, size, capped,
-                                       rejected_again=rejected_again), self.rejects)
+                                       light=light), self.rejects)
 
     def die(self, c: Candidate) -> Die:
         """The die a candidate is read as: its value (none, `unreadable`, where read less

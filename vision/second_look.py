@@ -41,7 +41,7 @@ Again = tuple[int, Proposal, np.ndarray, np.ndarray, float]
 
 def read_looked(reader: CropReader, image: np.ndarray, at: list[Proposal],
                 gains: list[np.ndarray], size: float | None, capped: bool = False,
-                rejected_again: bool = True) -> list[Candidate]:
+                light: bool = False) -> list[Candidate]:
     """The proposals `at` cut from the picture and read in one batch (each with the white
     balance `gains` of the view it came from), each given its `second_look`: one candidate per
     proposal, in their order."""
@@ -52,11 +52,11 @@ def read_looked(reader: CropReader, image: np.ndarray, at: list[Proposal],
     return second_look(reader, image, [
         Candidate(q, angle, pr, patch, g, crop)
         for q, (crop, patch, angle), pr, g in zip(at, looks, probs, gains, strict=True)],
-        size, capped, rejected_again)
+        size, capped, light)
 
 
 def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], size: float | None,
-                capped: bool = False, rejected_again: bool = True) -> list[Candidate]:
+                capped: bool = False, light: bool = False) -> list[Candidate]:
     """Unsure dice, dice proposed at a size out of line with the picture's others, and rejected
     candidates the proposer is fairly sure of, read again at other crop sizes, in one batch. A
     die keeps its surest read that is not a reject; a rejected one comes back only on a sure
@@ -64,9 +64,10 @@ def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], s
     die in twice its size of crop can pass for a one), and captured labels keep the size the
     reader's first look will cut again. `capped`: of the rejected candidates, only the
     `SECOND_LOOK_REJECTED_MOST` surest by heat (or as many as the dice read) are looked at;
-    without `rejected_again`, none (a big still's first view: `Reader._zoomed`)."""
+    `light` (a big still's first view: `Reader._zoomed`): none, and no die read in the colour
+    greys (`faces.colour_views`)."""
     typical = typical_size(found, size, reader.rejects)
-    rejected = sorted((i for i, c in enumerate(found) if rejected_again and reader.rejects(c)
+    rejected = sorted((i for i, c in enumerate(found) if not light and reader.rejects(c)
                        and c.proposal.score >= SECOND_LOOK_REJECTED_SCORE),
                       key=lambda i: -found[i].proposal.score)
     if capped:
@@ -96,7 +97,7 @@ def second_look(reader: CropReader, image: np.ndarray, found: list[Candidate], s
         if reader.unsure(c):
             # the face turned half round: the same value, and a second opinion
             looks.append((i, p, np.ascontiguousarray(c.crop[::-1, ::-1]), c.patch, c.angle))
-        if reader.unsure(c) or reader.rejects(c):
+        if (reader.unsure(c) or reader.rejects(c)) and not light:
             looks += [(i, p, reader._crop(view, c.angle), c.patch, c.angle)
                       for view in colour_views(c.patch)]
     probs = reader.model.classify(np.stack([crop for _, _, crop, _, _ in looks]))
