@@ -10,6 +10,7 @@ CASES = [
     ("live_eval", ["--frame", "640x480x3"], "--frame"),
     ("teach_eval", ["--seed", "-1"], "--seed"),
     ("teach_eval", ["--teach", "0"], "--teach"),
+    ("teach_eval", ["--per-face", "-1"], "--per-face"),
     ("teach_eval", ["--misses", "/nonexistent/model.onnx"], "model file not found"),
 ]
 
