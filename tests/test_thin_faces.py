@@ -39,3 +39,16 @@ def test_the_advice_names_each_face_and_what_to_do():
     assert "new face 6 (3 dice)" in one and f"at least {MIN_EXAMPLES}" in one and "photos" in one
     two = advice({1: 1, 6: 2})
     assert "new faces 1 (1 die), 6 (2 dice)" in two and "them" in two
+
+
+def test_the_model_card_carries_the_warning():
+    from zonkcam.models.finetune import model_card
+
+    m = {"base_model": "shipped.onnx", "datasets": ["caps"], "seed": 0, "threads": 1,
+         "frames": {"train": 10, "validation": 0, "held_back": 10, "folds": 3},
+         "dice": {"verified": 40, "unverified": 0, "pseudo_labelled": 0, "held_back": 40, "rejects": 9},
+         "held_back_labels": "verified", "base_data": "drawn dice", "base_eval_dice": 600,
+         "before": {"held_back": 0.5, "base": 1.0}, "after": {"held_back": 0.9, "base": 1.0},
+         "train_seconds": 1.0, "total_seconds": 2.0, "epochs": [], "proposer": None, "activated": True}
+    assert "Warning" not in model_card(m | {"thin_faces": {}})
+    assert "Warning: too few dice show the new face 6 (3 dice)" in model_card(m | {"thin_faces": {"6": 3}})
