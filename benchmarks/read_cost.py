@@ -37,7 +37,9 @@ from typing import Any
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import bounded, bounded_float, seed
 from zonkcam.vision import read as read_module
+from zonkcam.vision.model import ModelError
 from zonkcam.vision.read import Reader
 from zonkcam.vision.sim.drawn import render_scene
 
@@ -203,23 +205,31 @@ def parts(reader: Reader, still: np.ndarray) -> None:
         print(f"| {side} | {area:.1f} | {linear:.1f} | {propose:.1f} |")
 
 
-def main() -> int:
+def die_sides(text: str) -> list[float]:
+    """An argparse type: drawn dice's sides, px, comma-separated (8 to 1000 each)."""
+    parse = bounded_float(8, 1000)
+    return [parse(part) for part in text.split(",") if part.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", type=int, default=6, help="drawn stills of each size")
-    ap.add_argument("--sizes", default="40,60,100", help="drawn dice's sides, px")
-    ap.add_argument("--dice", type=int, default=6)
-    ap.add_argument("--touching", type=int, default=0, help="touching-proxy stills (rune55)")
-    ap.add_argument("--pi-tray", type=int, default=0, help="pi-tray-proxy stills (rune55)")
-    ap.add_argument("--seed", type=int, default=36)
+    ap.add_argument("--count", type=bounded(0, 1000), default=6, help="drawn stills of each size")
+    ap.add_argument("--sizes", type=die_sides, default="40,60,100", help="drawn dice's sides, px")
+    ap.add_argument("--dice", type=bounded(1, 60), default=6)
+    ap.add_argument("--touching", type=bounded(0, 1000), default=0, help="touching-proxy stills (rune55)")
+    ap.add_argument("--pi-tray", type=bounded(0, 1000), default=0, help="pi-tray-proxy stills (rune55)")
+    ap.add_argument("--seed", type=seed, default=36)
     ap.add_argument("--parts", action="store_true", help="also time each part of a proposal by side")
     ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    reader = Reader(args.model, threads=1)
+    try:
+        reader = Reader(args.model, threads=1)
+    except ModelError as e:
+        ap.error(str(e))
     if args.parts:
         parts(reader, drawn_stills(1, 100.0, args.dice, args.seed)[0])
-    kinds = {f"drawn {s} px": drawn_stills(args.count, float(s), args.dice, args.seed)
-             for s in args.sizes.split(",") if s}
+    kinds = {f"drawn {s:g} px": drawn_stills(args.count, s, args.dice, args.seed) for s in args.sizes}
     if args.touching:
         kinds["touching 60-120 px"] = touching_stills(args.touching, args.seed)
     if args.pi_tray:
