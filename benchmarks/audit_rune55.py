@@ -21,6 +21,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.yolo import Labelled
 from zonkcam.vision.evaluate import match
@@ -158,7 +159,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("build/audit_rune55"))
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=36)
+    ap.add_argument("--seed", type=seed_number, default=36)
     ap.add_argument("--notes", type=Path, help="turn these notes (see write_csv) into --csv, and stop")
     ap.add_argument("--csv", type=Path,
                     default=Path(__file__).resolve().parent.parent / "models" / "rune55_audit.csv")

@@ -16,6 +16,7 @@ from collections import defaultdict
 
 import numpy as np
 from cli_path_eval import iou
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 from zonkcam.vision.table import find_table, region_warnings
 
@@ -24,7 +25,7 @@ SIZES = {"640x480": (640, 480, 34), "1280x720": (1280, 720, 56), "1920x1080": (1
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--first-seed", type=int, default=82000)
+    ap.add_argument("--first-seed", type=seed_number, default=82000)
     ap.add_argument("--seeds", type=int, default=12)
     ap.add_argument("--noise", type=float, default=0.0, help="camera noise, grey levels (default: 0)")
     ap.add_argument("--sizes", default=",".join(SIZES))

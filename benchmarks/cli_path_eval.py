@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from live_eval import audited_crops, frame_size, held_out_crops
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.vision.sim.scoring import Score, score
 from zonkcam.vision.sim.simulator import SimConfig, Simulation, unkind
 
@@ -80,7 +81,7 @@ def iou(a: list, b: list, size: tuple[int, int]) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--first-seed", type=int, default=80000)
+    ap.add_argument("--first-seed", type=seed_number, default=80000)
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--throws", type=int, default=8)
     ap.add_argument("--faces", choices=("heldout", "audited"), default="heldout",

@@ -38,6 +38,7 @@ from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, draw_die
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clutter_draw import DRAW, KINDS, Box, free_box
 from scale_eval import surface
+from zonkcam.hardware.options import seed as seed_number
 
 # picture (w, h) and the dice's size range on it, px
 SCALES = {"webcam": ((640, 480), (36, 70)), "phone": ((4032, 3024), (60, 120))}
@@ -181,7 +182,7 @@ def _save(folder: str, name: str, image: np.ndarray, dice: list, matched: set[in
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=6, help="pictures per kind and scale (default: 6)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=seed_number, default=1)
     ap.add_argument("--dice", choices=("rune55", "drawn"), default="rune55",
                     help="real dice cut from rune55 `fit` photos (drawn where it is missing)")
     ap.add_argument("--kinds", default=",".join(KINDS))

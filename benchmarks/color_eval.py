@@ -37,6 +37,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.vision.calibrate import from_bodies
 from zonkcam.vision.colors import DiceSet, body_lab, white_balance_gains
 from zonkcam.vision.evaluate import load_colors, match
@@ -299,7 +300,7 @@ def through_reader(pictures: list, colours: dict, save: Path | None, cal: int = 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--per", type=int, default=60, help="drawn dice per colour and look")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_number, default=0)
     ap.add_argument("--byler", type=Path, default=BYLER)
     ap.add_argument("--byler-set", type=Path, metavar="OUT",
                     help="save byler's set calibrated on the even photos, and OUT.odd.txt")

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from zonkcam.hardware.kiosk.demo import play_offline
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.models.registry import Registry
 from zonkcam.rules.ruleset import RulesetError, load_variant
 from zonkcam.vision.model import DiceModel, ModelError
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", default="wheaton")
     ap.add_argument("--minutes", type=float, default=5.0)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=seed_number, default=1)
     ap.add_argument("--model", type=Path, default=None, metavar="FILE",
                     help="the face model to read with (default: the registry's active model)")
     args = ap.parse_args(argv)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import seed as seed_number
 
 SHIPPED = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 
@@ -99,7 +100,7 @@ def main() -> int:
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("dump", help="cut the classifier's crops here (needs rune55)")
     d.add_argument("out", type=Path)
-    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--seed", type=seed_number, default=0)
     d.add_argument("--reject-share", type=float, default=0.5)
     d.add_argument("--quality", type=int, default=85)
     t = sub.add_parser("train", help="train the classifier further on dumped crops")
@@ -110,7 +111,7 @@ def main() -> int:
     t.add_argument("--hard-faces", type=float, default=0.0)
     t.add_argument("--epochs", type=int, default=3)
     t.add_argument("--lr", type=float, default=1e-3)
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--seed", type=seed_number, default=0)
     t.add_argument("--device", default="cpu")
     t.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()

@@ -16,6 +16,7 @@ import argparse
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.vision.read import Reader
 
 try:
@@ -64,7 +65,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--size", default="480x360", metavar="WxH")
-    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--seed", type=seed_number, default=3)
     ap.add_argument("--model", default=None, help="an .onnx file (default: the shipped model)")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.lower().split("x"))

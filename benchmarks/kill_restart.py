@@ -28,6 +28,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.vision.progress import Progress
 
 
@@ -148,7 +149,7 @@ def kill_cycles(root: Path, kills: int, seed: int = 1) -> tuple[int, int, list[f
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=seed_number, default=1)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="kill-restart-"))
     answered, cut_off, restarts, problems = kill_cycles(root, args.kills, args.seed)

@@ -33,6 +33,7 @@ from zonkcam.vision.sim.drawn import BODY_BGR, PIPS, DrawnDie, draw_die
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scale_eval import surface
+from zonkcam.hardware.options import seed as seed_number
 
 W, H = 640, 480
 TEX = 96  # face texture side, px
@@ -318,7 +319,7 @@ def rune55_tops(rng: np.random.Generator) -> list[list[np.ndarray]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=100, help="pictures (default: 100)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=seed_number, default=1)
     ap.add_argument("--faces", choices=("drawn", "rune55"), default="drawn")
     ap.add_argument("--compare", action="store_true",
                     help="also read each picture without the top-face pass (vision.sides): before/after")

@@ -33,6 +33,7 @@ from zonkcam.vision.sim.drawn import background
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clutter_draw import draw_embroidery, draw_wood
+from zonkcam.hardware.options import seed as seed_number
 
 # Sets seen on phones: a set is one look, mostly blue as in the photos
 SETS = (
@@ -179,7 +180,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=seed_number, default=1)
     ap.add_argument("--size", default="4032x3024", metavar="WxH")
     a = ap.parse_args()
     try:

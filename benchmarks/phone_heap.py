@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clutter_draw import draw_embroidery
 from oblique_eval import CANON, ROTATIONS, Camera
 from phone_bowl import BLUE_SHARE, SETS, _bowl, _table
+from zonkcam.hardware.options import seed as seed_number
 
 TEX = 128  # a face's texture side, px
 LEAN_READABLE = 30.0  # degrees: a die leaning more has no face a person calls its top
@@ -283,7 +284,7 @@ def _on(poly: np.ndarray, point: tuple[float, float]) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--count", type=int, default=20, help="photos (default: 20)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=seed_number, default=1)
     ap.add_argument("--size", default="4032x3024", metavar="WxH")
     ap.add_argument("--model", help="an .onnx model file (default: the active model)")
     ap.add_argument("--save", type=Path, help="a folder for the photos as a YOLO folder (readable "

@@ -30,6 +30,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 import onnxruntime
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.models.registry import Registry
 from zonkcam.vision.motion import RestDetector
 from zonkcam.vision.read import Reader
@@ -116,7 +117,7 @@ def main() -> int:
     parser.add_argument("--big-reads", type=int, default=5, help="reads timed per 8 MP frame")
     parser.add_argument("--games", type=int, default=3, help="simulated games for the latency")
     parser.add_argument("--throws", type=int, default=6, help="throws per game")
-    parser.add_argument("--first-seed", type=int, default=3800)
+    parser.add_argument("--first-seed", type=seed_number, default=3800)
     parser.add_argument("--json", action="store_true", help="one JSON object only")
     args = parser.parse_args()
     cv2.setNumThreads(1)

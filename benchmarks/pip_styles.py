@@ -18,6 +18,7 @@ import sys
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.models.crops import reader_crops
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN
 from zonkcam.vision.model import DiceModel, ModelError
@@ -57,7 +58,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", help="an .onnx model file (default: the shipped model)")
     ap.add_argument("--count", type=int, default=300, help="dice per style (1 or more)")
-    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--seed", type=seed_number, default=11)
     args = ap.parse_args()
     if args.count < 1:
         ap.error(f"--count {args.count}: give 1 or more dice a style")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from zonkcam.hardware.options import seed as seed_number
 from zonkcam.models.rune55 import GROUP_SPLITS, datasets_root, group_split
 from zonkcam.models.rune55_audit import audited_heldout
 from zonkcam.vision.evaluate import match, on_ignored
@@ -48,7 +49,7 @@ def main() -> int:
     ap.add_argument("--split", default="heldout", choices=(*GROUP_SPLITS, "audited"),
                     help="audited: the held-out photos audited by eye (illegible dice ignored)")
     ap.add_argument("--count", type=int, default=48, help="tiles per sheet")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=seed_number, default=1)
     ap.add_argument("--out", type=Path, default=Path("/tmp/misses"))
     args = ap.parse_args()
     root = datasets_root() / "rune55"

@@ -12,6 +12,7 @@ CASES = [
     ("teach_eval", ["--teach", "0"], "--teach"),
     ("teach_eval", ["--per-face", "-1"], "--per-face"),
     ("teach_eval", ["--misses", "/nonexistent/model.onnx"], "model file not found"),
+    ("demo_eval", ["--seed", "-1"], "--seed"),
     ("read_cost", ["--sizes", "40,abc"], "--sizes"),
     ("read_cost", ["--seed", "-2"], "--seed"),
     ("read_cost", ["--count", "-3"], "--count"),
