@@ -184,7 +184,7 @@ def rune55_photos(n_teach: int, n_test: int, seed: int, per_face: int = MIN_EXAM
         return Photo(item.image.stem[:40], shown, truth)
 
     def teaches(p: Photo) -> bool:
-        shown = Counter(v for p in teach for *_, v in p.truth if v in CUSTOM)
+        shown = Counter(v for t in teach for *_, v in t.truth if v in CUSTOM)
         short = {v for v in CUSTOM if shown[v] < per_face}
         return not short or any(v in short for *_, v in p.truth)
 
@@ -383,8 +383,8 @@ def review(captures, truth: dict[str, Truth]) -> dict[str, int]:
 
 def photos_of(source: str, teach: int, test: int, seed: int, per_face: int = MIN_EXAMPLES
               ) -> tuple[list[Photo], list[Photo], list[Photo]]:
-    """Taught, never-taught and plain photos of `source` (its name checked first)."""
-    if usable(source) == "rune55":
+    """Taught, never-taught and plain photos of `source` (as `usable` says it)."""
+    if source == "rune55":
         return rune55_photos(teach, test, seed, per_face)
     return drawn_photos(teach, test, seed)
 
@@ -398,6 +398,7 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
     from zonkcam.models.finetune import FinetuneConfig, finetune
     from zonkcam.models.registry import shipped_model
 
+    source = usable(source)
     taught, never, plain = photos_of(source, teach, test, seed, per_face)
     folder = work / "phone"
     folder.mkdir(parents=True, exist_ok=True)
@@ -446,7 +447,7 @@ def print_misses(model: Path, source: str, teach: int, test: int, seed: int, per
     """`--misses`: the never-taught photos' dice by what each model's reader made of them."""
     from zonkcam.models.registry import shipped_model
 
-    _, never, _ = photos_of(source, teach, test, seed, per_face)
+    _, never, _ = photos_of(usable(source), teach, test, seed, per_face)
     for name, path in (("shipped", shipped_model()), (str(model), model)):
         for kind, counts in where_missed(path, never).items():
             parts = ", ".join(f"{k} {counts.get(k, 0)}" for k in (*MISS_KINDS, "crop right"))
