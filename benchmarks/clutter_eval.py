@@ -130,8 +130,8 @@ class PassLog:
         self.seen: list[tuple[float, float, str]] = []
         looks.second_look = self
 
-    def __call__(self, reader, image, found, size, capped=False):
-        out = self.inner(reader, image, found, size, capped)
+    def __call__(self, reader, image, found, size, *options):
+        out = self.inner(reader, image, found, size, *options)  # capped, light: as given
         for before, after in zip(found, out, strict=True):
             if reader.rejects(after):
                 continue
