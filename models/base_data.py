@@ -11,20 +11,15 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from zonkcam.models.crops import other_pips, reject_patches, stack_patches
+from zonkcam.models.crops import reject_patches, stack_patches
 from zonkcam.models.frames import SPLIT_SEED, CapturedFrame, LabelledDie
 from zonkcam.models.rune55 import datasets_root, group_split
 from zonkcam.models.train_extra import TrainError
 from zonkcam.models.yolo import Labelled, yolo_folder
 from zonkcam.vision.faces import PATCH, PATCH_MARGIN, patch_at
-from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, Pips, background, draw_die
+from zonkcam.vision.sim.drawn import BODY_BGR, DrawnDie, background, draw_die
 
 BASE_EVAL_DICE = 600  # drawn dice scored for forgetting (a fixed seed, never trained on)
-# Half the drawn base dice carry another set's pips (`crops.other_pips`: big ones, rings): a taught
-# picture face with one mark in the middle (an emblem six) took real single pips with it, big
-# ones in close-ups read as sixes; the rune55 proxy's plain dice, four seeds: 10 of 802 fewer
-# forgotten, new faces the same (benchmarks/README.md, issue 37, stop 53)
-VARIED_PIPS = 0.5
 
 Patches = tuple[np.ndarray, np.ndarray]  # (patches, labels 0..6)
 
@@ -46,8 +41,7 @@ def base_data_for(base: str | None, n: int, rng: np.random.Generator) -> tuple[s
 
 
 def drawn_dice(n: int, rng: np.random.Generator) -> Patches:
-    """`n` drawn pip dice in reader-style patches (labels 1..6) plus n/2 drawn rejects (0),
-    `VARIED_PIPS` of them with another set's pips."""
+    """`n` drawn pip dice in reader-style patches (labels 1..6) plus n/2 drawn rejects (0)."""
     die = PATCH / PATCH_MARGIN
     kinds = ["felt", "wood", "paper", "dark"]
     patches, labels = [], []
@@ -58,11 +52,9 @@ def drawn_dice(n: int, rng: np.random.Generator) -> Patches:
         off = 0.0 if i < n else rng.choice([0.0, 1.0]) * rng.uniform(0.75, 1.0) * die
         a = rng.uniform(0, 2 * math.pi)
         if i < n or off:
-            color = str(rng.choice(list(BODY_BGR)))
-            draw_die(img, DrawnDie(value, color,
+            draw_die(img, DrawnDie(value, str(rng.choice(list(BODY_BGR))),
                                    PATCH / 2 + off * math.cos(a), PATCH / 2 + off * math.sin(a),
-                                   die * rng.uniform(0.92, 1.05), rng.uniform(0, 90)),
-                     pips=other_pips(rng, color) if rng.random() < VARIED_PIPS else Pips())
+                                   die * rng.uniform(0.92, 1.05), rng.uniform(0, 90)))
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
         patches.append(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
         labels.append(value if i < n else 0)

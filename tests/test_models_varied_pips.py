@@ -41,18 +41,3 @@ def test_a_varied_pips_share_out_of_range_is_a_usage_error(capsys):
         assert exit_.value.code == 2
         assert "--varied-pips" in capsys.readouterr().err
 
-
-
-def test_half_the_base_dice_against_forgetting_carry_another_sets_pips(monkeypatch):
-    import zonkcam.models.base_data as base_data
-    from zonkcam.vision.sim.drawn import Pips
-
-    drawn: list[tuple[int, Pips]] = []
-    draw = base_data.draw_die
-    monkeypatch.setattr(base_data, "draw_die",
-                        lambda img, die, **kw: (drawn.append((die.value, kw["pips"])), draw(img, die, **kw)))
-    patches, labels = base_data.drawn_dice(120, np.random.default_rng(0))
-    assert len(patches) == len(labels) >= 120 and len(drawn) >= 120
-    other = [(v, p) for v, p in drawn if p != Pips()]
-    assert 0.35 < len(other) / len(drawn) < 0.65
-    assert any(v == 1 and p.one_radius is not None for v, p in other)  # big single pips among them
