@@ -72,6 +72,10 @@ class DiceModel:
         if not (1 <= self.stride <= 64 and 8 <= self.crop <= 256):
             raise ModelError(f"{self.path}: stride {self.stride} or crop {self.crop} out of range")
         self._no_crops: np.ndarray | None = np.zeros((0, 1, self.crop, self.crop), np.float32)
+        # onnxruntime before 1.32 cannot dequantize an empty batch and logs an error for it; the
+        # fallback below is expected, so that first try runs silent
+        self._quiet = ort.RunOptions()
+        self._quiet.log_severity_level = 4
 
     def check(self) -> None:
         """Run both nets once on blank input and check what they give back, so a model that
@@ -93,7 +97,8 @@ class DiceModel:
         # classifier reads a crop each time (a 320-px proposal 3.8 -> 2.9 ms given none)
         if self._no_crops is not None:
             try:
-                heat, geometry = self.session.run(["heat", "geometry"], feed | {"crops": self._no_crops})
+                heat, geometry = self.session.run(["heat", "geometry"], feed | {"crops": self._no_crops},
+                                                  self._quiet)
                 return heat[0, 0], geometry[0]
             except Exception:  # a model whose classifier cannot take an empty batch
                 self._no_crops = None
