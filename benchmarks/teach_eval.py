@@ -238,8 +238,9 @@ def near(truth: Truth, x: float, y: float) -> tuple[float, float, float, int] | 
 
 
 def score(model: Path, photos: list[Photo]) -> dict[str, tuple[int, int]]:
-    """(right, of) for the new faces, the pip faces and all dice: the whole recognizer reads
-    each photo; a die counts as right when a read die lies on it with its value."""
+    """(right, of) for the new faces, the pip faces and all dice, and (found, of) for all dice:
+    the whole recognizer reads each photo; a die is found when a read die lies on it (the
+    issue's read recall), right when that die has its value."""
     from zonkcam.vision.read import Reader
 
     reader = Reader(model)
@@ -250,12 +251,12 @@ def score(model: Path, photos: list[Photo]) -> dict[str, tuple[int, int]]:
         for cx, cy, size, value in p.truth:
             kind = "new" if value in CUSTOM else "pips"
             d = min(reading.dice, key=lambda d: math.hypot(d.center[0] - cx, d.center[1] - cy), default=None)
-            ok = d is not None and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.5 * size \
-                and d.value == value
+            on_it = d is not None and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.5 * size
             for k in (kind, "all"):
                 seen[k] += 1
-                right[k] += ok
-    return {k: (right[k], seen[k]) for k in ("new", "pips", "all")}
+                right[k] += on_it and d is not None and d.value == value
+            right["found"] += on_it
+    return {k: (right[k], seen[k]) for k in ("new", "pips", "all")} | {"found": (right["found"], seen["all"])}
 
 
 MISS_KINDS = ("right", "misread", "unreadable", "read as no die", "dropped by the reader", "not proposed")
@@ -430,6 +431,8 @@ def run(work: Path, source: str = "rune55", teach: int = 10, test: int = 40, epo
         "pip_faces": {"n": after["pips"][1], "before": pct(before["pips"]), "after": pct(after["pips"])},
         "plain_dice": {"n": plain_after["all"][1], "before": pct(plain_before["all"]),
                        "after": pct(plain_after["all"])},
+        "plain_dice_found": {"n": plain_after["found"][1], "before": pct(plain_before["found"]),
+                             "after": pct(plain_after["found"])},
         "base_data": metrics["base_data"],
         "drawn_pip_dice": {"n": metrics["base_eval_dice"],
                            "before": round(100 * metrics["before"]["base"], 1),
@@ -493,6 +496,7 @@ def main(argv: list[str] | None = None) -> int:
           f"never-taught {f['test_photos']} photos")
     for key, label in (("new_faces", "new faces (emblem 6, skull 1)"), ("pip_faces", "pip faces"),
                        ("plain_dice", "plain dice, other photos"),
+                       ("plain_dice_found", "  found (read recall)"),
                        ("drawn_pip_dice", f"base data ({f['base_data']})")):
         print(f"{label:32s} {f[key]['before']:5.1f}% -> {f[key]['after']:5.1f}%  (n={f[key]['n']})")
     r = f["review"]
