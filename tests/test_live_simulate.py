@@ -261,3 +261,24 @@ def test_a_flat_die_reported_cocked_is_counted_a_false_cocked_die():
     result = score(events, {"fps": 30, "throws": throws})
     assert (result.exact, result.phantoms, result.false_cocked) == (1, 1, 1)
     assert result.to_json()["false_cocked"] == 1
+
+
+@pytest.mark.parametrize("die_px, seed", [(48, 91001), (48, 91008), (60, 91000), (60, 93037)])
+def test_big_dice_lay_out_every_game_nearer_each_other_or_on_a_bigger_tray(die_px, seed):
+    # A camera held low (48-60 px dice in 640x480): these games had no room for a die.
+    import math
+
+    import cv2
+    import numpy as np
+    from zonkcam.vision.sim.config import unkind
+
+    sim = Simulation(unkind(SimConfig(seed=seed, throws=12, die_px=die_px)))
+    assert len(sim.truth["throws"]) == 12
+    poly = np.asarray(sim.polygon, np.float32)
+    assert poly.min() >= 0 and (poly.max(axis=0) < (640, 480)).all()
+    for throw in sim.truth["throws"]:
+        flat = [d for d in sim._frames[throw["frame"]].dice if d.status == "ok"]
+        for d in flat:  # on the table (one against the wall lies 0.58 sides in, along it)
+            assert cv2.pointPolygonTest(poly.reshape(-1, 1, 2), (d.x, d.y), True) > 0.55 * die_px
+        for i, a in enumerate(flat):  # two squares this far apart never overlap
+            assert all(math.hypot(a.x - b.x, a.y - b.y) > 1.41 * die_px for b in flat[i + 1:])

@@ -17,6 +17,19 @@ class NoRoom(RuntimeError):
     """The table has no free spot for a die: too many dice, or dice too big, for its size."""
 
 
+# Where a spot's usual room (2 die sides from any die, 1 from the edge) is not to be found, as
+# with big dice on a small table (a camera held low: 48-60 px in 640x480), dice come to rest
+# nearer each other and the wall, as real ones do: (die sides between centres, the most margin)
+# in turn. 1.45 sides apart no two squares overlap at any turn (the diagonal is 1.41); 0.56 of
+# a margin (0.73 sides from the edge) keeps a die's corner on the table. Tried only where the
+# usual draw fails, so every game that laid out before is drawn the same.
+CLOSER = ((1.6, 0.8), (1.45, 0.56))
+# Where even that leaves no room, the game is drawn again from its seed on a bigger tray (the
+# tray fills more of the frame when the camera is lower): its margins to the frame's edge
+# halved each time, up to this many times.
+ROOMIER = 2
+
+
 class DiceLanding:
     """The dice's geometry; the attributes below are `Simulation`'s."""
 
@@ -30,6 +43,7 @@ class DiceLanding:
     _table: list[SimDie]
     _dice: int
     _set_colors: tuple[str, ...] | None
+    _roomier: int
 
     def _knock(self, kept: list[SimDie], finals: list[SimDie]
                ) -> tuple[SimDie, tuple[float, float, float], tuple[float, float, float]] | None:
@@ -142,14 +156,16 @@ class DiceLanding:
         return out
 
     def _edge_spot(self, others: list[SimDie]) -> np.ndarray:
-        """A point on the region's edge with no die near it."""
+        """A point on the region's edge with no die near it (nearer, where none is free:
+        `CLOSER`)."""
         poly = np.asarray(self.polygon, np.float32)
-        for _ in range(200):
-            i = int(self.rng.integers(len(poly)))
-            a, b = poly[i], poly[(i + 1) % len(poly)]
-            p = a + (b - a) * float(self.rng.uniform(0.2, 0.8))
-            if self._free_spot(float(p[0]), float(p[1]), others=others):
-                return p
+        for apart in (2.0, *(a for a, _ in CLOSER)):
+            for _ in range(200):
+                i = int(self.rng.integers(len(poly)))
+                a, b = poly[i], poly[(i + 1) % len(poly)]
+                p = a + (b - a) * float(self.rng.uniform(0.2, 0.8))
+                if self._free_spot(float(p[0]), float(p[1]), others=others, apart=apart):
+                    return p
         raise NoRoom("no free spot along the table edge")
 
     def _send_off_table(self, d: SimDie, others: list[SimDie]) -> None:
@@ -201,13 +217,18 @@ class DiceLanding:
 
     def _random_spot(self, margin: float, others: list[SimDie] | None = None
                      ) -> tuple[float, float]:
+        """A free spot `margin` die sides (and some) inside the region (nearer the dice and
+        the edge, where none is free: `CLOSER`)."""
         contour = np.asarray(self.polygon, np.float32).reshape(-1, 1, 2)
         x1, y1 = contour.reshape(-1, 2).min(axis=0)
         x2, y2 = contour.reshape(-1, 2).max(axis=0)
-        for _ in range(2000):
-            x, y = float(self.rng.uniform(x1, x2)), float(self.rng.uniform(y1, y2))
-            if self._on_table(x, y, margin) and self._free_spot(x, y, others=others):
-                return x, y
+        for apart, most in ((2.0, margin), *CLOSER):
+            least = min(margin, most)
+            for _ in range(2000):
+                x, y = float(self.rng.uniform(x1, x2)), float(self.rng.uniform(y1, y2))
+                if self._on_table(x, y, least) and \
+                        self._free_spot(x, y, others=others, apart=apart):
+                    return x, y
         raise NoRoom("no room left on the table for another die")
 
     def _on_table(self, x: float, y: float, margin: float) -> bool:
@@ -220,15 +241,18 @@ class DiceLanding:
         return self._on_table(x, y, 1.0) and self._free_spot(x, y, ignore=die)
 
     def _free_spot(self, x: float, y: float, ignore: SimDie | None = None,
-                   others: list[SimDie] | None = None) -> bool:
+                   others: list[SimDie] | None = None, apart: float = 2.0) -> bool:
+        """Whether (x, y) is more than `apart` die sides from every die on the table and in
+        `others` (but `ignore`)."""
         dice = [d for d in self._table + (others or []) if d is not ignore]
-        return all(math.hypot(d.x - x, d.y - y) > 2.0 * self.size for d in dice)
+        return all(math.hypot(d.x - x, d.y - y) > apart * self.size for d in dice)
 
     def _region(self) -> list[tuple[int, int]]:
         c, rng = self.config, self.rng
         inset = (0.13, 0.2) if self.surface in ("tray", "dark") else (0.08, 0.14)
-        mx = c.width * float(rng.uniform(*inset))
-        my = c.height * float(rng.uniform(*inset))
+        bigger = 0.5 ** self._roomier
+        mx = c.width * float(rng.uniform(*inset)) * bigger
+        my = c.height * float(rng.uniform(*inset)) * bigger
         centre = (c.width / 2 + float(rng.normal(0, 6)), c.height / 2 + float(rng.normal(0, 6)))
         box = ((centre[0], centre[1]), (c.width - 2 * mx, c.height - 2 * my),
                float(rng.uniform(-3, 3)))

@@ -70,7 +70,7 @@ from zonkcam.vision.sim.config import (
 )
 from zonkcam.vision.sim.crops import load_rune55_crops
 from zonkcam.vision.sim.hands import LIVE_DRIFT, HandMoves
-from zonkcam.vision.sim.landing import DiceLanding
+from zonkcam.vision.sim.landing import ROOMIER, DiceLanding, NoRoom
 from zonkcam.vision.sim.scene import BACKGROUNDS, SceneDrawing
 
 __all__ = [
@@ -91,6 +91,24 @@ class Simulation(SceneDrawing, HandMoves, DiceLanding):
         """`crops`: real die faces per value (`load_rune55_crops`), loaded once for many
         games; default: cut from `config.crops` when that is set, else drawn dice."""
         self.config = c = config or SimConfig()
+        self._roomier = 0  # times the tray was drawn bigger for the dice (`ROOMIER`)
+        while True:
+            try:
+                self._lay_out(c, crops)
+                break
+            except NoRoom:  # the game again from its first draw, on a bigger tray
+                if self._roomier == ROOMIER:
+                    raise
+                self._roomier += 1
+        self._background: dict[tuple[int, int], np.ndarray] = {}
+        self._sprites: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        noise_rng = np.random.default_rng(c.seed + 1)
+        self._noise = [
+            noise_rng.normal(0, 2.0, (c.height, c.width, 3)).clip(-8, 8).astype(np.float32)
+            for _ in range(4)]
+
+    def _lay_out(self, c: SimConfig, crops: dict[int, list[np.ndarray]] | None) -> None:
+        """The table, the dice and the script, all from the seed's first draw."""
         self.rng = np.random.default_rng(c.seed)
         self.surface = c.surface if c.surface != "random" else ("mat", "tray")[c.seed % 2]
         # a dark tray sits on a bright table or, every other seed, on a dark one
@@ -123,12 +141,6 @@ class Simulation(SceneDrawing, HandMoves, DiceLanding):
         }
         self._script()
         self.truth["frames"] = self._frame_no
-        self._background: dict[tuple[int, int], np.ndarray] = {}
-        self._sprites: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        noise_rng = np.random.default_rng(c.seed + 1)
-        self._noise = [
-            noise_rng.normal(0, 2.0, (c.height, c.width, 3)).clip(-8, 8).astype(np.float32)
-            for _ in range(4)]
 
     # ----- the script -------------------------------------------------------------------
 
