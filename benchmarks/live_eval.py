@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         try:
             sim = Simulation(config(seed, args.throws), crops=crops)
-        except NoRoom as e:  # big dice on a small table (--die-px 48): that game cannot be played
+        except NoRoom as e:  # dice too big even for a bigger tray (--die-px 200): no game
             print(f"game {g + 1}/{args.games} seed {seed}: skipped, the simulator's {e}", file=sys.stderr)
             skipped.append(seed)
             continue
