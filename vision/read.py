@@ -258,8 +258,7 @@ class Reader(CropReader):
         is not proposed again, unless it measures two dice long (`touching.two_long`: a pair
         seen ~36 px can be boxed and read as one die): its die stays as read (`scales.lone`).
         With `views` (`merged_views`), the focus is one view more and the views' dice are
-        merged die by die (`merged`) instead. Where the view is kept, the focus's dice read surely
-        beside its dice are added (`scales.beside`). Also returns the focus's own candidates."""
+        merged die by die (`merged`) instead. Also returns the focus's own candidates."""
         h, w = image.shape[:2]
         size = die_size(found, self.rejects, self.unsure, self._size_quantile)
         dice = [(c.proposal.cx, c.proposal.cy) for c in found if not self.rejects(c)]
@@ -276,9 +275,7 @@ class Reader(CropReader):
         seen = [c for c in found if not self.rejects(c) and not any(
             scales.within_box(c.proposal, box) for box, _ in where)] + focused
         well = partial(scales.how_well, rejects=self.rejects, unsure=self.unsure)
-        if well(seen, 0)[0] > well(found, 0)[0]:
-            return seen, focused
-        return found + scales.beside(found, focused, self.rejects, self.unsure), focused
+        return seen if well(seen, 0)[0] > well(found, 0)[0] else found, focused
 
     def _regions_read(self, image: np.ndarray,
                       where: Sequence[tuple[tuple[int, int, int, int], int]]) -> list[Candidate]:

@@ -26,11 +26,6 @@ from zonkcam.vision.proposals import Proposal, apart
 from zonkcam.vision.regions import regions
 
 Judge = Callable[[Candidate], bool]  # the reader's `rejects` or `unsure`
-# A die the focus read surely where the view kept read none is added only within this many dice
-# (centre to centre, the larger's side) of a die of the view: the die it missed touched one; a
-# logo's glyph read surely by the focus lies apart (clutter_eval's phone pictures: 3 phantoms
-# more with no such limit, issue 36 round 13).
-BESIDE = 1.5
 
 # Dice under this many px at the proposer's scale are near the least it finds: a picture whose
 # dice read are all about that small, or none, is proposed again at twice the resolution. Chosen
@@ -244,25 +239,6 @@ def lone(found: Sequence[Candidate], box: tuple[int, int, int, int], rejects: Ju
     inside = [c for c in found if not rejects(c) and within_box(c.proposal, box)]
     return len(inside) == 1 and not unsure(inside[0]) and (
         two is None or not two(inside[0].proposal))
-
-
-def beside(found: Sequence[Candidate], focused: Sequence[Candidate], rejects: Judge,
-           unsure: Judge) -> list[Candidate]:
-    """The dice of the focus (`focused`) read surely beside the dice of the view kept (`found`),
-    where it has none: no die of either holds the other's centre in its box, and one of the
-    view's lies within `BESIDE` dice. The view kept reads as many dice surely as the focus or
-    more, but not always the same ones: a die touching another, missed by the view, is read
-    surely by the focus at ~64 px (issue 36 round 13: an 8 MP still's 115-px one beside a five)."""
-    dice = [c.proposal for c in found if not rejects(c)]
-    return [c for c in focused if not rejects(c) and not unsure(c) and not any(
-        _holds(c.proposal, d) or _holds(d, c.proposal) for d in dice) and any(
-        math.hypot(c.proposal.cx - d.cx, c.proposal.cy - d.cy)
-        <= BESIDE * max(c.proposal.size, d.size) for d in dice)]
-
-
-def _holds(p: Proposal, q: Proposal) -> bool:
-    """Whether `p`'s box holds `q`'s centre."""
-    return abs(p.cx - q.cx) <= p.w / 2 and abs(p.cy - q.cy) <= p.h / 2
 
 
 def within_box(p: Proposal, box: tuple[int, int, int, int]) -> bool:
