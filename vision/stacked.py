@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 from zonkcam.vision.dice import Die
 from zonkcam.vision.faces import PATCH
+from zonkcam.vision.geometry import count_dice
 from zonkcam.vision.silhouette import COLOUR_APART, on_dark_table, silhouette
 
 STACK_AREA = 1.2  # a silhouette this many times the others' median area hides a die below
@@ -61,6 +62,27 @@ def mark_stacked(image_bgr: np.ndarray, dice: list[Die], side: float, missing: i
     elif none_left and missing == 1 and not on_top and not cocked:
         on_top = _by_the_median(image_bgr, dice, side)
     return [replace(d, status="stacked") if i in on_top else d for i, d in enumerate(dice)]
+
+
+def unread_stacks(image_bgr: np.ndarray, dice: list[Die], spots: Sequence[tuple[float, float]],
+                  read: Sequence[Die], side: float, count: int | None) -> list[Die]:
+    """Stacks, value unread, at changed `spots` where the reader (`read`: what it read at
+    them) found no die, with `count` the dice in play and `dice` two or more short of it
+    (falsy: not short after a roll, or a die seen leaving): a spot that measures a stack
+    against `dice` (`_by_area`, by lightness). The reader takes a face it cannot read for no
+    die at all: a washed-out white face on top of a stack, nearer the light, showed no pip
+    (86000 t8: the stack not seen, two dice short, a false SPAZ)."""
+    missing = count - count_dice(dice) if count else 0
+    unread = [s for s in spots if all(math.dist(s, d.center) >= side for d in read)]
+    if missing < 2 or not unread:
+        return []
+    half = side / 2
+    maybe = [Die(None, None, 0.0, 0.0, (round(x - half), round(y - half), round(x + half),
+                                        round(y + half)), (x, y), 0.0, "unreadable")
+             for x, y in unread]
+    on_top = _by_area(image_bgr, dice + maybe, side, missing // 2, lighter=True)
+    return [replace(maybe[i - len(dice)], status="stacked") for i in sorted(on_top)
+            if i >= len(dice)]
 
 
 def _by_the_median(image_bgr: np.ndarray, dice: list[Die], side: float) -> set[int]:

@@ -42,7 +42,7 @@ from zonkcam.vision.on_table import placed_as_outlined
 from zonkcam.vision.parted import cocked_within, read_apart, unparted, wide
 from zonkcam.vision.quorum import called_cocked, cocked_or_flat, vote
 from zonkcam.vision.reread import faint_read_again, tops_read_again, unreadable_read_again, unsure_read_again
-from zonkcam.vision.stacked import mark_stacked
+from zonkcam.vision.stacked import mark_stacked, unread_stacks
 from zonkcam.vision.table import Polygon, TableConfig, find_table, region_warnings, widened
 from zonkcam.vision.throws import FLAGS, ThrowEvent, ThrowTracker
 from zonkcam.vision.unchanged import Look, face_unchanged, face_uncovered, uncovered, where_it_lay
@@ -364,9 +364,8 @@ class ThrowStream:
                                if (look := Look.of(image, d, side)) is not None}
 
     def _settled_dice(self, dice: list[Die], quorum: list[list[Die]]) -> list[Die]:
-        """The quorum's dice checked against the last settle (`_in_place`) and, when dice are
-        missing from the count, for one hidden under another (`vision.stacked`); kept for the
-        next settle to be checked against."""
+        """The quorum's dice checked against the last settle (`_in_place`), with dice missing from the
+        count for one hidden under another (`vision.stacked`); kept for the next settle to check against."""
         image = self.last_image
         assert image is not None  # set by the reads
         before = self._settled[1] if self._settled is not None else []
@@ -445,9 +444,10 @@ class ThrowStream:
         dice, found, elsewhere = judge_spots(spots, dice, image, side, polygon,
                                              self._cocked_values, short)
         if read_at is not None and elsewhere:
-            lying = [d for d in read_at(image, elsewhere, side, polygon)
-                     if apart(d, dice, side)]
-            found += mark_geometry(lying, table, side)
+            read = read_at(image, elsewhere, side, polygon)
+            lying = [d for d in read if apart(d, dice, side)]
+            found += mark_geometry(lying, table, side) + unread_stacks(  # a top face read as no die
+                image, dice + found + lying, elsewhere, read, side, short and self.tracker.dice_count)
             dice = cocked_beside(dice, lying, image, side)
         return sorted(unparted(dice + found + parted, split), key=reading_order)
 
