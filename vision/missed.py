@@ -7,9 +7,11 @@ import cv2
 import numpy as np
 from zonkcam.vision.candidates import Candidate
 from zonkcam.vision.crop_reader import CropReader
+from zonkcam.vision.dice import box_growth
 from zonkcam.vision.die_sizes import typical_size
 from zonkcam.vision.proposals import Proposal, apart
 from zonkcam.vision.silhouette import Silhouette, blobs
+from zonkcam.vision.squares import square
 
 # What stands out from the table around each die, in a square this many dice across, is matched
 # with the dice read. A thing with no die read in it that covers at least `LEAST_DIE` of a die's
@@ -71,4 +73,38 @@ def with_missed(reader: CropReader, image: np.ndarray, found: list[Candidate], s
             out.append(Candidate(q, angle, pr, patch, gains, crop))
             taken.add(was)
     out += [found[i] for i in again - taken]
+    return out
+
+
+# A die a live table's reader boxes over this many times the dice's known size, after the
+# squares (a die turned 45 degrees is boxed 1.41 times), is sought again as a square at that size.
+# At 60-px dice the proposer boxes some 1.6-1.9 times (a two 110 px) and the median proposal is
+# ~1.5 times, so the squares tried at the median and at its own box reach the wall or see only
+# its pips, and the stream's side, the median box, drifts (issue 36 round 14, 91002 f1199).
+BOXED_OVER = 1.5
+
+
+def at_known_size(reader: CropReader, image: np.ndarray, found: list[Candidate],
+                  size: float | None) -> list[Candidate]:
+    """`found`, with each die boxed over `BOXED_OVER` times the caller's known `size` read again
+    at the square its silhouette makes at that size, where it makes one and it reads as a die:
+    box, read and patch become the square's, as `squares.squared` takes a square's read over a
+    box over `squares.BOX_OF_A_DIE` times it. Pictures whose dice's size no caller knows (stills)
+    are returned as they are."""
+    if size is None:
+        return found
+    dice = [i for i, c in enumerate(found) if not reader.rejects(c)]
+    out = list(found)
+    for i in (i for i in dice if found[i].proposal.size > BOXED_OVER * size):
+        c = found[i]
+        others = [(found[j].proposal.cx, found[j].proposal.cy) for j in dice if j != i]
+        q = square(image, c.proposal, others, size)
+        if q is None:
+            continue
+        crop, patch, angle = reader.look(image, q)
+        probs = reader.model.classify(crop[None])[0]
+        if probs[0] < reader.reject_threshold:
+            grown = q.w * box_growth(angle)
+            box = Proposal(q.cx, q.cy, grown, grown, c.proposal.score)
+            out[i] = Candidate(box, angle, probs, patch, c.gains, c.crop)
     return out

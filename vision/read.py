@@ -43,7 +43,7 @@ from zonkcam.vision.die_sizes import (
     seen_size,
 )
 from zonkcam.vision.merged import View, merged
-from zonkcam.vision.missed import with_missed
+from zonkcam.vision.missed import at_known_size, with_missed
 from zonkcam.vision.model import ModelError
 from zonkcam.vision.on_table import TableError, place, table_polygon
 from zonkcam.vision.proposals import (
@@ -174,6 +174,7 @@ class Reader(CropReader):
                                     self.rejects)
         if self.overhead:
             found = squared(self, image, with_missed(self, image, found, size), size)
+            found = at_known_size(self, image, found, size)  # a die boxed far over the dice's size
         elif self.top_faces:  # a die seen at a slant, read at its side face: its top (issue 36)
             found = sides.top_faces(image, found, self._read_patches, self.rejects,
                                     self._at_top(image, found, size))
