@@ -4,8 +4,8 @@
 pip; the reader found no die at the changed spot, the stream counted two dice lost and called
 a false SPAZ."""
 import numpy as np
-from overhead_helpers import SIDE, die, put, table
-from test_live_stacked import stack
+from overhead_helpers import SIDE, die, table
+from test_live_stacked import scene
 from zonkcam.vision.dice import Reading
 from zonkcam.vision.stacked import unread_stacks
 from zonkcam.vision.stream import ThrowStream
@@ -25,15 +25,8 @@ class ReadsNoDieAtTheSpot:
 
 
 def _picture(with_stack: bool) -> np.ndarray:
-    image = table(320, 200)
-    put(image, 60, 60, 10)
-    put(image, 60, 140, 40)
-    put(image, 260, 100, 70)
-    if with_stack:
-        stack(image, 160, 100, 15, (0.6, -0.8))
-    else:
-        put(image, 160, 100, 15)
-    return image
+    """`test_live_stacked.scene`'s table: three dice lying, and a stack or a fourth die."""
+    return scene(with_stack)[0]
 
 
 def _decided(image: np.ndarray, dice_count: int):
